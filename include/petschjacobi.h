@@ -1,0 +1,66 @@
+/* Public interface of petsc-hjacobi: the hierarchical shared-memory Jacobi preconditioner PCHJACOBI. */
+#pragma once
+
+#include <petscpc.h>
+
+/*J
+   PCHJACOBI - "hjacobi": hierarchical (tiled, k sub-iterations, overlapping tiles) Jacobi on DMDA grids.
+
+   Level: intermediate
+
+.seealso: `PCHJacobiSetTileSize()`, `PCHJacobiSetOverlap()`, `PCHJacobiSetSubiterations()`, `PCJACOBI`
+J*/
+#define PCHJACOBI "hjacobi"
+
+/*E
+   PCHJacobiBackend - where `PCHJACOBI` runs its cycles
+
+$  `PC_HJACOBI_BACKEND_AUTO` - CUDA when the vectors live on a CUDA device, else host
+$  `PC_HJACOBI_BACKEND_HOST` - the host (CPU) reference backend
+$  `PC_HJACOBI_BACKEND_CUDA` - the CUDA backend; needs PETSc with CUDA and CUDA vectors
+
+   Level: intermediate
+
+.seealso: `PCHJacobiSetBackend()`
+E*/
+typedef enum {
+  PC_HJACOBI_BACKEND_AUTO,
+  PC_HJACOBI_BACKEND_HOST,
+  PC_HJACOBI_BACKEND_CUDA
+} PCHJacobiBackend;
+PETSC_EXTERN const char *const PCHJacobiBackends[];
+
+/*E
+   PCHJacobiInnerPrecision - the precision of the sub-iterations inside a tile
+
+$  `PC_HJACOBI_INNER_PRECISION_NATIVE` - `PetscScalar`
+$  `PC_HJACOBI_INNER_PRECISION_SINGLE` - single precision sub-iterations (CUDA backend), cycles still in `PetscScalar`
+
+   Level: advanced
+
+.seealso: `PCHJacobiSetInnerPrecision()`
+E*/
+typedef enum {
+  PC_HJACOBI_INNER_PRECISION_NATIVE,
+  PC_HJACOBI_INNER_PRECISION_SINGLE
+} PCHJacobiInnerPrecision;
+PETSC_EXTERN const char *const PCHJacobiInnerPrecisions[];
+
+PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
+PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
+PETSC_EXTERN PetscErrorCode PCCreate_HJacobi(PC);
+
+PETSC_EXTERN PetscErrorCode PCHJacobiSetTileSize(PC, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetTileSize(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetOverlap(PC, PetscInt, PetscInt, PetscInt);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetOverlap(PC, PetscInt *, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetSubiterations(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetSubiterations(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetCycles(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetCycles(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetOmega(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetOmega(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetBackend(PC, PCHJacobiBackend);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetBackend(PC, PCHJacobiBackend *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetInnerPrecision(PC, PCHJacobiInnerPrecision);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetInnerPrecision(PC, PCHJacobiInnerPrecision *);

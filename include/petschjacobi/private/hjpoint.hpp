@@ -1,0 +1,74 @@
+/* The arithmetic shared by every backend: stencil offsets, tile geometry and the damped Jacobi point update.
+   Host code (C++) and CUDA kernels include this same file, so the backends agree to rounding. */
+#pragma once
+
+#if defined(__CUDACC__)
+  #define HJ_HD __host__ __device__ __forceinline__
+#else
+  #define HJ_HD inline
+#endif
+
+namespace hj
+{
+enum StencilKind : int {
+  STAR = 0, /* offsets with one nonzero component: 2*dim neighbours */
+  BOX  = 1  /* the whole 3^dim box except the centre */
+};
+
+/* Number of off-diagonal offsets of a stencil. */
+HJ_HD constexpr int NumOffsets(int dim, int kind)
+{
+  return kind == STAR ? 2 * dim : (dim == 1 ? 2 : (dim == 2 ? 8 : 26));
+}
+
+/* Component `axis` (0 = x, 1 = y, 2 = z) of offset s. Star order: -x,+x,-y,+y,-z,+z.
+   Box order: lexicographic over (dx,dy,dz) in {-1,0,1}^dim, x fastest, centre skipped. */
+HJ_HD constexpr int Offset(int dim, int kind, int s, int axis)
+{
+  if (kind == STAR) return (s / 2 == axis) ? ((s % 2) ? 1 : -1) : 0;
+  const int c   = (dim == 1 ? 3 : (dim == 2 ? 9 : 27)) / 2;
+  const int idx = s < c ? s : s + 1;
+  return axis == 0 ? idx % 3 - 1 : (axis == 1 ? (dim > 1 ? (idx / 3) % 3 - 1 : 0) : (dim > 2 ? idx / 9 - 1 : 0));
+}
+
+/* Tiles along one direction of a rank's owned box of m points (ALGORITHM.md, step 1):
+   working regions start every t - o points and are clipped to the box; of each shared strip of o points
+   the o/2 nearer a tile's centre belong to it. The owned ranges partition [0, m). */
+HJ_HD constexpr long long NumTiles(long long m, long long t, long long o)
+{
+  return m <= t ? 1 : (m - o + (t - o) - 1) / (t - o);
+}
+
+struct Range {
+  long long w0, w1; /* working region [w0, w1) */
+  long long o0, o1; /* owned region   [o0, o1) */
+};
+
+HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
+{
+  const long long n = NumTiles(m, t, o);
+  Range           r;
+  r.w0 = i * (t - o);
+  r.w1 = r.w0 + t < m ? r.w0 + t : m;
+  r.o0 = i == 0 ? 0 : r.w0 + o / 2;
+  r.o1 = i == n - 1 ? m : r.w0 + t - o / 2;
+  if (n == 1) { r.w0 = 0; r.w1 = m; }
+  return r;
+}
+
+/* One damped Jacobi update of the point at yc:
+     y(p) + w * (b(p) - sum_s a_s(p) y(p+s) - d(p) y(p)) / d(p)
+   yc points into an array with strides (1, sy, sz); a(s) returns the coefficient of offset s. */
+template <int DIM, int KIND, class T, class Coef>
+HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omega, const Coef &a)
+{
+  constexpr int n   = NumOffsets(DIM, KIND);
+  T             sum = 0;
+#if defined(__CUDACC__)
+  #pragma unroll
+#endif
+  for (int s = 0; s < n; s++) sum += a(s) * yc[Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2)];
+  const T y = yc[0];
+  return y + omega * ((b - sum) * invd - y);
+}
+} // namespace hj

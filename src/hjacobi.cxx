@@ -1,0 +1,806 @@
+/* PCHJACOBI: the PETSc face of hierarchical Jacobi (setup, apply, options, view, setters).
+   The method is ALGORITHM.md; the backends (host/, cuda/) run its cycles. */
+#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjpoint.hpp>
+
+PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
+
+/* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D). */
+static const PetscInt DefaultTile[3][3] = {
+  {256, 1,  1},
+  {32,  32, 1},
+  {8,   8,  8}
+};
+
+static PetscErrorCode PCHJacobiCheckParameters(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < hj->layout.dim; d++) {
+    PetscCheck(hj->tile[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size %" PetscInt_FMT " in direction %" PetscInt_FMT " must be >= 1 (-pc_hjacobi_tile)", hj->tile[d], d);
+    PetscCheck(hj->overlap[d] < hj->tile[d], PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap %" PetscInt_FMT " must be smaller than the tile %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap, -pc_hjacobi_tile)", hj->overlap[d], hj->tile[d], d);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_HJacobi(PC pc)
+{
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  DM                  dm = pc->dm;
+  PetscBool           isda;
+  const HJBackendOps *ops;
+  VecType             vt;
+
+  PetscFunctionBegin;
+  PetscCall(PCHJacobiCite_Private());
+  if (!dm) PetscCall(MatGetDM(pc->pmat, &dm));
+  PetscCheck(dm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCHJACOBI needs a DMDA: the PC has no DM and the Pmat was not created by DMCreateMatrix(). Call KSPSetDM()/PCSetDM() with the DMDA (KSPSetDMActive(ksp, PETSC_FALSE) if you set the operators yourself)");
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  PetscCheck(isda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s; use a structured-grid DMDA or another preconditioner", ((PetscObject)dm)->type_name);
+
+  PetscCall(PetscLogEventBegin(PCHJACOBI_Extract, pc, 0, 0, 0));
+  if (!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout)) { /* new grid: rebuild everything */
+    if (hj->ops) PetscCall((*hj->ops->reset)(pc));
+    hj->ops = NULL;
+    PetscCall(HJLayoutDestroy(&hj->layout));
+    PetscCall(PetscSFDestroy(&hj->ghostsf));
+    PetscCall(HJLayoutCreate(dm, &hj->layout));
+    PetscCall(PetscObjectReference((PetscObject)dm));
+    PetscCall(DMDestroy(&hj->da));
+    hj->da        = dm;
+    hj->haslayout = PETSC_TRUE;
+    PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->layout, &hj->ghostsf));
+  }
+  if (!hj->tileset)
+    for (PetscInt d = 0; d < 3; d++) hj->tile[d] = DefaultTile[hj->layout.dim - 1][d];
+  PetscCall(PCHJacobiCheckParameters(pc));
+  /* values (or pattern) changed: re-extract; the transpose is rebuilt when next asked for */
+  PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
+  PetscCall(HJStencilDestroy(&hj->stT));
+  hj->hasT = PETSC_FALSE;
+  PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
+
+  /* the backend, chosen once here */
+  PetscCall(MatGetVecType(pc->pmat, &vt));
+  ops = &HJBackendHost;
+  if (hj->backend == PC_HJACOBI_BACKEND_CUDA) {
+#if defined(HJACOBI_WITH_CUDA)
+    ops = &HJBackendCUDA;
+#else
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build has no CUDA (PETSc or petsc-hjacobi was built without CUDA); use -pc_hjacobi_backend host or auto");
+#endif
+  }
+#if defined(HJACOBI_WITH_CUDA)
+  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && vt && PetscStrstr(vt, "cuda")) ops = &HJBackendCUDA;
+#endif
+  if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
+  hj->ops = ops;
+  PetscCall((*hj->ops->setup)(pc));
+  PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.constant ? "constant" : "variable", hj->ops->name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, x, hj->cycles, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (!hj->hasT) {
+    Mat At;
+    PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
+    PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
+    PetscCall(MatDestroy(&At));
+    hj->hasT = PETSC_TRUE;
+  }
+  PetscCall((*hj->ops->cycles)(pc, &hj->stT, b, x, hj->cycles, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* its cycles from y (ALGORITHM.md "How PETSc uses it"); tolerances are not checked, like PCSOR */
+static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its, guesszero));
+  *outits = its;
+  *reason = PCRICHARDSON_CONVERGED_ITS;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_HJacobi(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (hj->ops) PetscCall((*hj->ops->reset)(pc));
+  hj->ops = NULL;
+  if (hj->host) PetscCall((*HJBackendHost.reset)(pc)); /* host arrays of a CUDA backend's fallback */
+  PetscCall(HJStencilDestroy(&hj->st));
+  PetscCall(HJStencilDestroy(&hj->stT));
+  hj->hasT = PETSC_FALSE;
+  PetscCall(PetscSFDestroy(&hj->ghostsf));
+  PetscCall(HJLayoutDestroy(&hj->layout));
+  hj->haslayout = PETSC_FALSE;
+  PetscCall(DMDestroy(&hj->da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_HJacobi(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_HJacobi(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetTileSize_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetTileSize_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOverlap_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOverlap_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetSubiterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSubiterations_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetCycles_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetCycles_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmega_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmega_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  PetscBool   isascii;
+  PetscInt    dim = hj->haslayout ? hj->layout.dim : 3;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    char   t[64], o[64];
+    size_t len;
+    PetscCall(PetscSNPrintf(t, sizeof(t), "%" PetscInt_FMT, hj->tile[0]));
+    PetscCall(PetscSNPrintf(o, sizeof(o), "%" PetscInt_FMT, hj->overlap[0]));
+    for (PetscInt d = 1; d < dim; d++) {
+      PetscCall(PetscStrlen(t, &len));
+      PetscCall(PetscSNPrintf(t + len, sizeof(t) - len, " x %" PetscInt_FMT, hj->tile[d]));
+      PetscCall(PetscStrlen(o, &len));
+      PetscCall(PetscSNPrintf(o + len, sizeof(o) - len, " x %" PetscInt_FMT, hj->overlap[d]));
+    }
+    if (hj->tileset || hj->haslayout) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile %s, overlap %s\n", t, o));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile (default for the grid's dimension), overlap %s\n", o));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT ", omega %g\n", hj->subits, hj->cycles, (double)hj->omega));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
+  if (hj->haslayout && hj->st.invdiag) {
+    const HJLayout *L = &hj->layout;
+    long long       ntiles = 1;
+    for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
+    if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one value sets every direction */
+static void Spread(PetscInt v[3], PetscInt n)
+{
+  for (PetscInt d = n; d < 3; d++) v[d] = v[n - 1];
+}
+
+#if PETSC_VERSION_LT(3, 23, 0)
+static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems *PetscOptionsObject)
+#else
+static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOptionsObject)
+#endif
+{
+  PC_HJacobi             *hj = (PC_HJacobi *)pc->data;
+  PetscInt                v[3], n, k = hj->subits, c = hj->cycles;
+  PetscReal               w = hj->omega;
+  PetscBool               flg;
+  PCHJacobiBackend        be = hj->backend;
+  PCHJacobiInnerPrecision ip = hj->inner;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Hierarchical Jacobi options");
+  n = 3;
+  for (PetscInt d = 0; d < 3; d++) v[d] = hj->tile[d];
+  PetscCall(PetscOptionsIntArray("-pc_hjacobi_tile", "Tile size tx[,ty[,tz]] (one value: all directions)", "PCHJacobiSetTileSize", v, &n, &flg));
+  if (flg) {
+    PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_tile needs 1 to 3 integers");
+    Spread(v, n);
+    PetscCall(PCHJacobiSetTileSize(pc, v[0], v[1], v[2]));
+  }
+  n = 3;
+  for (PetscInt d = 0; d < 3; d++) v[d] = hj->overlap[d];
+  PetscCall(PetscOptionsIntArray("-pc_hjacobi_overlap", "Overlap ox[,oy[,oz]] of neighbouring tiles, even, < tile (one value: all directions)", "PCHJacobiSetOverlap", v, &n, &flg));
+  if (flg) {
+    PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_overlap needs 1 to 3 integers");
+    Spread(v, n);
+    PetscCall(PCHJacobiSetOverlap(pc, v[0], v[1], v[2]));
+  }
+  PetscCall(PetscOptionsInt("-pc_hjacobi_subiterations", "Jacobi sweeps inside a tile per cycle (k)", "PCHJacobiSetSubiterations", k, &k, &flg));
+  if (flg) PetscCall(PCHJacobiSetSubiterations(pc, k));
+  PetscCall(PetscOptionsInt("-pc_hjacobi_cycles", "Cycles per PCApply (c)", "PCHJacobiSetCycles", c, &c, &flg));
+  if (flg) PetscCall(PCHJacobiSetCycles(pc, c));
+  PetscCall(PetscOptionsReal("-pc_hjacobi_omega", "Damping of every sweep, 0 < omega < 2", "PCHJacobiSetOmega", w, &w, &flg));
+  if (flg) PetscCall(PCHJacobiSetOmega(pc, w));
+  PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
+  if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
+  PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
+  if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------ setters and getters (implementations) ------------------------------ */
+static PetscErrorCode PCHJacobiSetTileSize_HJacobi(PC pc, PetscInt tx, PetscInt ty, PetscInt tz)
+{
+  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  const PetscInt t[3] = {tx, ty, tz};
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(t[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size must be >= 1 in every direction; got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_tile)", t[d], d);
+  for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
+  hj->tileset     = PETSC_TRUE;
+  pc->setupcalled = 0; /* tile buffers and launch shapes depend on it */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetTileSize_HJacobi(PC pc, PetscInt *tx, PetscInt *ty, PetscInt *tz)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (tx) *tx = hj->tile[0];
+  if (ty) *ty = hj->tile[1];
+  if (tz) *tz = hj->tile[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetOverlap_HJacobi(PC pc, PetscInt ox, PetscInt oy, PetscInt oz)
+{
+  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  const PetscInt o[3] = {ox, oy, oz};
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(o[d] >= 0 && o[d] % 2 == 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap must be even and >= 0 (each tile keeps half of a shared strip); got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap)", o[d], d);
+  for (PetscInt d = 0; d < 3; d++) hj->overlap[d] = o[d];
+  pc->setupcalled = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetOverlap_HJacobi(PC pc, PetscInt *ox, PetscInt *oy, PetscInt *oz)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (ox) *ox = hj->overlap[0];
+  if (oy) *oy = hj->overlap[1];
+  if (oz) *oz = hj->overlap[2];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetSubiterations_HJacobi(PC pc, PetscInt k)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI subiterations must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_subiterations)", k);
+  hj->subits = k;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetSubiterations_HJacobi(PC pc, PetscInt *k)
+{
+  PetscFunctionBegin;
+  *k = ((PC_HJacobi *)pc->data)->subits;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetCycles_HJacobi(PC pc, PetscInt c)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(c >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI cycles must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_cycles)", c);
+  hj->cycles = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetCycles_HJacobi(PC pc, PetscInt *c)
+{
+  PetscFunctionBegin;
+  *c = ((PC_HJacobi *)pc->data)->cycles;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetOmega_HJacobi(PC pc, PetscReal w)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega must satisfy 0 < omega < 2; got %g (-pc_hjacobi_omega)", (double)w);
+  hj->omega = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetOmega_HJacobi(PC pc, PetscReal *w)
+{
+  PetscFunctionBegin;
+  *w = ((PC_HJacobi *)pc->data)->omega;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetBackend_HJacobi(PC pc, PCHJacobiBackend be)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(be >= PC_HJACOBI_BACKEND_AUTO && be <= PC_HJACOBI_BACKEND_CUDA, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiBackend %d", (int)be);
+  hj->backend     = be;
+  pc->setupcalled = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetBackend_HJacobi(PC pc, PCHJacobiBackend *be)
+{
+  PetscFunctionBegin;
+  *be = ((PC_HJacobi *)pc->data)->backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetInnerPrecision_HJacobi(PC pc, PCHJacobiInnerPrecision ip)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(ip == PC_HJACOBI_INNER_PRECISION_NATIVE || ip == PC_HJACOBI_INNER_PRECISION_SINGLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiInnerPrecision %d", (int)ip);
+  hj->inner       = ip;
+  pc->setupcalled = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetInnerPrecision_HJacobi(PC pc, PCHJacobiInnerPrecision *ip)
+{
+  PetscFunctionBegin;
+  *ip = ((PC_HJacobi *)pc->data)->inner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------ public setters ------------------------------------------ */
+/*@
+  PCHJacobiSetTileSize - Sets the tile size t: the grid points one tile (one GPU thread block) updates per direction
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCHJACOBI` preconditioner
+- tx, ty, tz - tile size in x, y, z (directions the grid lacks are ignored)
+
+  Options Database Key:
+. -pc_hjacobi_tile <tx[,ty[,tz]]> - one value sets every direction; default 256 (1D), 32 x 32 (2D), 8 x 8 x 8 (3D)
+
+  Level: intermediate
+
+  Note:
+  The CUDA backend holds a tile and its halo in shared memory; a tile that does not fit the device is an error at setup.
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetOverlap()`, `PCHJacobiSetSubiterations()`
+@*/
+PetscErrorCode PCHJacobiSetTileSize(PC pc, PetscInt tx, PetscInt ty, PetscInt tz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCHJacobiSetTileSize_C", (PC, PetscInt, PetscInt, PetscInt), (pc, tx, ty, tz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetTileSize - Gets the tile size (after `PCSetUp()`, the one in use)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameters:
++ tx, ty, tz - tile size per direction (pass `NULL` for those not needed)
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetTileSize()`
+@*/
+PetscErrorCode PCHJacobiGetTileSize(PC pc, PetscInt *tx, PetscInt *ty, PetscInt *tz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetTileSize_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, tx, ty, tz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetOverlap - Sets the overlap o: the points two neighbouring tiles share per direction
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCHJACOBI` preconditioner
+- ox, oy, oz - overlap per direction: even, 0 <= o < tile
+
+  Options Database Key:
+. -pc_hjacobi_overlap <ox[,oy[,oz]]> - one value sets every direction; default 0
+
+  Level: intermediate
+
+  Note:
+  Of each shared strip, the o/2 points nearer a tile's centre belong to it. With o > 0 the preconditioner is not
+  symmetric (restricted additive Schwarz style): use it with GMRES/FGMRES or as a Richardson smoother, not with CG.
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetTileSize()`
+@*/
+PetscErrorCode PCHJacobiSetOverlap(PC pc, PetscInt ox, PetscInt oy, PetscInt oz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCHJacobiSetOverlap_C", (PC, PetscInt, PetscInt, PetscInt), (pc, ox, oy, oz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetOverlap - Gets the overlap of neighbouring tiles
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameters:
++ ox, oy, oz - overlap per direction (pass `NULL` for those not needed)
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetOverlap()`
+@*/
+PetscErrorCode PCHJacobiGetOverlap(PC pc, PetscInt *ox, PetscInt *oy, PetscInt *oz)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetOverlap_C", (PC, PetscInt *, PetscInt *, PetscInt *), (pc, ox, oy, oz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetSubiterations - Sets k, the Jacobi sweeps each tile makes per cycle with its halo frozen
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCHJACOBI` preconditioner
+- k  - sweeps per cycle, >= 1 (k = 1 is plain damped Jacobi)
+
+  Options Database Key:
+. -pc_hjacobi_subiterations <k> - default 4
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetCycles()`
+@*/
+PetscErrorCode PCHJacobiSetSubiterations(PC pc, PetscInt k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, k, 2);
+  PetscTryMethod(pc, "PCHJacobiSetSubiterations_C", (PC, PetscInt), (pc, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetSubiterations - Gets k, the sweeps per tile per cycle
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. k - sweeps per cycle
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetSubiterations()`
+@*/
+PetscErrorCode PCHJacobiGetSubiterations(PC pc, PetscInt *k)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetSubiterations_C", (PC, PetscInt *), (pc, k));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetCycles - Sets c, the cycles one `PCApply()` makes from a zero initial guess
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCHJACOBI` preconditioner
+- c  - cycles, >= 1
+
+  Options Database Key:
+. -pc_hjacobi_cycles <c> - default 1
+
+  Level: intermediate
+
+  Note:
+  `PCApplyRichardson()` (the `KSPRICHARDSON` and multigrid-smoother path) makes as many cycles as its iteration count.
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetSubiterations()`
+@*/
+PetscErrorCode PCHJacobiSetCycles(PC pc, PetscInt c)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, c, 2);
+  PetscTryMethod(pc, "PCHJacobiSetCycles_C", (PC, PetscInt), (pc, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetCycles - Gets c, the cycles per `PCApply()`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. c - cycles
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetCycles()`
+@*/
+PetscErrorCode PCHJacobiGetCycles(PC pc, PetscInt *c)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetCycles_C", (PC, PetscInt *), (pc, c));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetOmega - Sets the damping omega of every sweep
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the `PCHJACOBI` preconditioner
+- omega - damping, 0 < omega < 2 (1 is the paper's update)
+
+  Options Database Key:
+. -pc_hjacobi_omega <omega> - default 1
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`
+@*/
+PetscErrorCode PCHJacobiSetOmega(PC pc, PetscReal omega)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, omega, 2);
+  PetscTryMethod(pc, "PCHJacobiSetOmega_C", (PC, PetscReal), (pc, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetOmega - Gets the damping omega
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. omega - the damping
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetOmega()`
+@*/
+PetscErrorCode PCHJacobiGetOmega(PC pc, PetscReal *omega)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetOmega_C", (PC, PetscReal *), (pc, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetBackend - Chooses where the cycles run
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the `PCHJACOBI` preconditioner
+- backend - `PC_HJACOBI_BACKEND_AUTO` (CUDA when the Pmat's vectors are CUDA vectors), `PC_HJACOBI_BACKEND_HOST` or `PC_HJACOBI_BACKEND_CUDA`
+
+  Options Database Key:
+. -pc_hjacobi_backend <auto,host,cuda> - default auto
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiBackend`
+@*/
+PetscErrorCode PCHJacobiSetBackend(PC pc, PCHJacobiBackend backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, backend, 2);
+  PetscTryMethod(pc, "PCHJacobiSetBackend_C", (PC, PCHJacobiBackend), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetBackend - Gets the backend requested
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. backend - the backend
+
+  Level: intermediate
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetBackend()`
+@*/
+PetscErrorCode PCHJacobiGetBackend(PC pc, PCHJacobiBackend *backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetBackend_C", (PC, PCHJacobiBackend *), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetInnerPrecision - Sets the precision of the sub-iterations inside a tile
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the `PCHJACOBI` preconditioner
+- precision - `PC_HJACOBI_INNER_PRECISION_NATIVE` (`PetscScalar`) or `PC_HJACOBI_INNER_PRECISION_SINGLE`
+
+  Options Database Key:
+. -pc_hjacobi_inner_precision <native,single> - default native
+
+  Level: advanced
+
+  Note:
+  Single precision sub-iterations (CUDA backend) halve the shared-memory traffic; each cycle then carries a relative
+  rounding error near 1e-7, harmless for a preconditioner or smoother, but a Richardson solve with hjacobi alone stalls there.
+
+.seealso: `PCHJACOBI`
+@*/
+PetscErrorCode PCHJacobiSetInnerPrecision(PC pc, PCHJacobiInnerPrecision precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, precision, 2);
+  PetscTryMethod(pc, "PCHJacobiSetInnerPrecision_C", (PC, PCHJacobiInnerPrecision), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetInnerPrecision - Gets the precision of the sub-iterations
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. precision - the precision
+
+  Level: advanced
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetInnerPrecision()`
+@*/
+PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetInnerPrecision_C", (PC, PCHJacobiInnerPrecision *), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCHJACOBI - Hierarchical (tiled) Jacobi on DMDA grids (Islam & Wang, HPEC 2022): each rank's box is cut into tiles;
+   every tile copies its working region and a one-point halo, makes k damped Jacobi sweeps with the halo frozen, and
+   writes back the points it owns; overlapping tiles share o points. One such pass is a cycle.
+
+   Options Database Keys:
++  -pc_hjacobi_tile <tx[,ty[,tz]]> - tile size (default 256 in 1D, 32 x 32 in 2D, 8 x 8 x 8 in 3D)
+.  -pc_hjacobi_overlap <ox[,oy[,oz]]> - overlap of neighbouring tiles, even, < tile (default 0)
+.  -pc_hjacobi_subiterations <k> - sweeps per tile per cycle (default 4); k = 1 is damped point Jacobi
+.  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
+.  -pc_hjacobi_omega <omega> - damping, 0 < omega < 2 (default 1)
+.  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
+-  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
+
+   Level: intermediate
+
+   Notes:
+   The Pmat must be an assembled AIJ matrix (`MATAIJ`, `MATAIJCUSPARSE`, ...) on a `DMDA` with dof = 1 whose
+   entries lie in the 3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal
+   has no zeros. The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`).
+
+   `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
+   `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes one cycle per iteration from the current x;
+   `PCApplyTranspose()` uses the coefficients of A^T.
+   With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
+   overlap > 0 it is not.
+
+   Load it into any PETSc program with `-dll_append /path/libpetsc-hjacobi.so`, or link libpetsc-hjacobi and call
+   `PCHJacobiInitializePackage()`.
+
+.seealso: `PCCreate()`, `PCSetType()`, `PCJACOBI`, `PCHJacobiSetTileSize()`, `PCHJacobiSetOverlap()`,
+          `PCHJacobiSetSubiterations()`, `PCHJacobiSetCycles()`, `PCHJacobiSetOmega()`, `PCHJacobiSetBackend()`
+M*/
+PetscErrorCode PCCreate_HJacobi(PC pc)
+{
+  PC_HJacobi *hj;
+
+  PetscFunctionBegin;
+  PetscCall(PCHJacobiInitializePackage());
+  PetscCall(PetscNew(&hj));
+  pc->data = (void *)hj;
+  for (PetscInt d = 0; d < 3; d++) {
+    hj->tile[d]    = 0; /* chosen per dimension at setup unless set */
+    hj->overlap[d] = 0;
+  }
+  hj->subits  = 4;
+  hj->cycles  = 1;
+  hj->omega   = 1.0;
+  hj->backend = PC_HJACOBI_BACKEND_AUTO;
+  hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
+
+  pc->ops->setup           = PCSetUp_HJacobi;
+  pc->ops->apply           = PCApply_HJacobi;
+  pc->ops->applytranspose  = PCApplyTranspose_HJacobi;
+  pc->ops->applyrichardson = PCApplyRichardson_HJacobi;
+  pc->ops->reset           = PCReset_HJacobi;
+  pc->ops->destroy         = PCDestroy_HJacobi;
+  pc->ops->setfromoptions  = PCSetFromOptions_HJacobi;
+  pc->ops->view            = PCView_HJacobi;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetTileSize_C", PCHJacobiSetTileSize_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetTileSize_C", PCHJacobiGetTileSize_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOverlap_C", PCHJacobiSetOverlap_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOverlap_C", PCHJacobiGetOverlap_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetSubiterations_C", PCHJacobiSetSubiterations_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSubiterations_C", PCHJacobiGetSubiterations_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetCycles_C", PCHJacobiSetCycles_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetCycles_C", PCHJacobiGetCycles_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmega_C", PCHJacobiSetOmega_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmega_C", PCHJacobiGetOmega_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetBackend_C", PCHJacobiSetBackend_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,148 @@
+/* The grid as hjacobi sees it (HJLayout): DMDA sizes, the rank grid, this rank's owned box and its padded
+   extents; the map from PETSc-ordering global indices to grid points; and the ghost-layer PetscSF. */
+#include <petschjacobi/private/pchjacobiimpl.h>
+
+PetscErrorCode HJLayoutCreate(DM da, HJLayout *L)
+{
+  PetscInt        dim, M[3], procs[3], dof, sw, xs[3], xm[3];
+  DMBoundaryType  bnd[3];
+  const PetscInt *own[3];
+  MPI_Comm        comm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
+  PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, &bnd[0], &bnd[1], &bnd[2], NULL));
+  PetscCheck(dof == 1, comm, PETSC_ERR_SUP, "PCHJACOBI supports DMDAs with dof = 1 for now; this DMDA has dof = %" PetscInt_FMT " (point-block hierarchical Jacobi is not implemented yet: use -pc_type pbjacobi)", dof);
+  for (PetscInt d = 0; d < dim; d++)
+    PetscCheck(bnd[d] == DM_BOUNDARY_NONE || bnd[d] == DM_BOUNDARY_GHOSTED, comm, PETSC_ERR_SUP, "PCHJACOBI does not support %s boundaries yet (direction %" PetscInt_FMT "); use DM_BOUNDARY_NONE or DM_BOUNDARY_GHOSTED", DMBoundaryTypes[bnd[d]], d);
+  PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
+  PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  L->dim = dim;
+  for (PetscInt d = 0; d < 3; d++) {
+    const PetscBool used = (PetscBool)(d < dim);
+    L->M[d]              = used ? M[d] : 1;
+    L->procs[d]          = used ? procs[d] : 1;
+    L->bnd[d]            = used ? bnd[d] : DM_BOUNDARY_NONE;
+    L->xs[d]             = used ? xs[d] : 0;
+    L->xm[d]             = used ? xm[d] : 1;
+    L->pad[d]            = used ? 1 : 0;
+    L->ext[d]            = L->xm[d] + 2 * L->pad[d];
+    PetscCall(PetscMalloc1(L->procs[d] + 1, &L->start[d]));
+    L->start[d][0] = 0;
+    for (PetscInt r = 0; r < L->procs[d]; r++) L->start[d][r + 1] = L->start[d][r] + (used ? own[d][r] : 1);
+  }
+  L->nlocal  = L->xm[0] * L->xm[1] * L->xm[2];
+  L->npadded = L->ext[0] * L->ext[1] * L->ext[2];
+  PetscCallMPI(MPI_Comm_rank(comm, &L->rank));
+  PetscCallMPI(MPI_Comm_size(comm, &L->size));
+  PetscCheck(L->size == L->procs[0] * L->procs[1] * L->procs[2], comm, PETSC_ERR_PLIB, "DMDA process grid does not match the communicator size");
+  /* global PETSc-ordering start of every rank: ranks are numbered x fastest, each owns one contiguous block */
+  PetscCall(PetscMalloc1(L->size + 1, &L->rstart));
+  L->rstart[0] = 0;
+  for (PetscMPIInt r = 0; r < L->size; r++) {
+    const PetscInt c[3] = {r % L->procs[0], (r / L->procs[0]) % L->procs[1], r / (L->procs[0] * L->procs[1])};
+    PetscInt       n    = 1;
+    for (PetscInt d = 0; d < 3; d++) n *= L->start[d][c[d] + 1] - L->start[d][c[d]];
+    L->rstart[r + 1] = L->rstart[r] + n;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJLayoutDestroy(HJLayout *L)
+{
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(L->start[d]));
+  PetscCall(PetscFree(L->rstart));
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Does the DMDA still have the layout L was made from? (same sizes, same owned box) */
+PetscBool HJLayoutSame(DM da, const HJLayout *L)
+{
+  PetscInt dim, M[3], dof, xs[3], xm[3];
+
+  if (!L->rstart) return PETSC_FALSE;
+  if (DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL)) return PETSC_FALSE;
+  if (DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2])) return PETSC_FALSE;
+  if (dim != L->dim || dof != 1) return PETSC_FALSE;
+  for (PetscInt d = 0; d < dim; d++)
+    if (M[d] != L->M[d] || xs[d] != L->xs[d] || xm[d] != L->xm[d]) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+/* rank coordinate in direction d owning grid index g */
+static PetscInt OwnerCoord(const HJLayout *L, PetscInt d, PetscInt g)
+{
+  PetscInt lo = 0, hi = L->procs[d]; /* start[d][lo] <= g < start[d][hi] */
+  while (hi - lo > 1) {
+    const PetscInt mid = (lo + hi) / 2;
+    if (g >= L->start[d][mid]) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Grid point (i,j,k) of the global PETSc-ordering index g (dof = 1). */
+PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt g, PetscInt pt[3])
+{
+  PetscMPIInt lo = 0, hi = L->size;
+
+  PetscFunctionBegin;
+  PetscCheck(g >= 0 && g < L->rstart[L->size], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Global index %" PetscInt_FMT " outside the DMDA", g);
+  while (hi - lo > 1) {
+    const PetscMPIInt mid = (lo + hi) / 2;
+    if (g >= L->rstart[mid]) lo = mid;
+    else hi = mid;
+  }
+  {
+    const PetscInt c[3] = {lo % L->procs[0], (lo / L->procs[0]) % L->procs[1], lo / (L->procs[0] * L->procs[1])};
+    PetscInt       l    = g - L->rstart[lo], n[3];
+    for (PetscInt d = 0; d < 3; d++) n[d] = L->start[d][c[d] + 1] - L->start[d][c[d]];
+    pt[0] = L->start[0][c[0]] + l % n[0];
+    pt[1] = L->start[1][c[1]] + (l / n[0]) % n[1];
+    pt[2] = L->start[2][c[2]] + l / (n[0] * n[1]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The SF that fills the ghost layer of a padded array in place: leaves are this rank's layer positions inside the
+   domain (corners included, so box operators on STAR DMDAs get their corner neighbours), roots the owners' padded
+   positions of the same points. NULL when there is nothing to exchange. */
+PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *sf)
+{
+  PetscInt    *ilocal, nleaves = 0, nlayer = L->npadded - L->nlocal;
+  PetscSFNode *iremote;
+
+  PetscFunctionBegin;
+  *sf = NULL;
+  if (L->size == 1) PetscFunctionReturn(PETSC_SUCCESS); /* no periodic directions yet: nothing to exchange */
+  PetscCall(PetscMalloc1(nlayer, &ilocal));
+  PetscCall(PetscMalloc1(nlayer, &iremote));
+  for (PetscInt k = 0; k < L->ext[2]; k++)
+    for (PetscInt j = 0; j < L->ext[1]; j++)
+      for (PetscInt i = 0; i < L->ext[0]; i++) {
+        const PetscInt p[3] = {i, j, k};
+        PetscInt       g[3], c[3], rpos = 0, rstride = 1, interior = 1, inside = 1;
+        for (PetscInt d = 0; d < 3; d++) {
+          g[d] = L->xs[d] + p[d] - L->pad[d];
+          interior &= (p[d] >= L->pad[d] && p[d] < L->pad[d] + L->xm[d]);
+          inside &= (g[d] >= 0 && g[d] < L->M[d]);
+        }
+        if (interior || !inside) continue;
+        for (PetscInt d = 0; d < 3; d++) {
+          c[d] = OwnerCoord(L, d, g[d]);
+          rpos += rstride * (g[d] - L->start[d][c[d]] + L->pad[d]);
+          rstride *= L->start[d][c[d] + 1] - L->start[d][c[d]] + 2 * L->pad[d];
+        }
+        ilocal[nleaves]        = i + L->ext[0] * (j + L->ext[1] * k);
+        iremote[nleaves].rank  = c[0] + L->procs[0] * (c[1] + L->procs[1] * c[2]);
+        iremote[nleaves].index = rpos;
+        nleaves++;
+      }
+  PetscCall(PetscSFCreate(comm, sf));
+  PetscCall(PetscSFSetGraph(*sf, L->npadded, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetUp(*sf));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
