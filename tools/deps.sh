@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs what petsc-hjacobi needs on a fresh Debian 12 machine (only what is missing):
+# Debian's PETSc (3.18, CPU) with its tutorial sources, OpenMPI, CMake, pkg-config.
+# With PETSC_DIR pointing at another PETSc (e.g. /opt/petsc-cuda) only the build tools are installed.
+set -euo pipefail
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v pkg-config >/dev/null || need+=(pkg-config)
+command -v make >/dev/null || need+=(make)
+command -v mpiexec >/dev/null || need+=(openmpi-bin libopenmpi-dev)
+if [ -z "${PETSC_DIR:-}" ] || [ "${PETSC_DIR}" = /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real ]; then
+  [ -f /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib/pkgconfig/PETSc.pc ] || need+=(petsc-dev)
+  [ -f /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex45.c ] || need+=(libpetsc3.18-dev-examples)
+fi
+[ ${#need[@]} -eq 0 ] && exit 0
+echo "tools/deps.sh: installing ${need[*]}"
+SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
