@@ -14,8 +14,10 @@ PetscErrorCode HJLayoutCreate(DM da, HJLayout *L)
   PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
   PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, &bnd[0], &bnd[1], &bnd[2], NULL));
   PetscCheck(dof == 1, comm, PETSC_ERR_SUP, "PCHJACOBI supports DMDAs with dof = 1 for now; this DMDA has dof = %" PetscInt_FMT " (point-block hierarchical Jacobi is not implemented yet: use -pc_type pbjacobi)", dof);
-  for (PetscInt d = 0; d < dim; d++)
-    PetscCheck(bnd[d] == DM_BOUNDARY_NONE || bnd[d] == DM_BOUNDARY_GHOSTED, comm, PETSC_ERR_SUP, "PCHJACOBI does not support %s boundaries yet (direction %" PetscInt_FMT "); use DM_BOUNDARY_NONE or DM_BOUNDARY_GHOSTED", DMBoundaryTypes[bnd[d]], d);
+  for (PetscInt d = 0; d < dim; d++) {
+    PetscCheck(bnd[d] == DM_BOUNDARY_NONE || bnd[d] == DM_BOUNDARY_GHOSTED || bnd[d] == DM_BOUNDARY_PERIODIC, comm, PETSC_ERR_SUP, "PCHJACOBI does not support %s boundaries (direction %" PetscInt_FMT "); use DM_BOUNDARY_NONE, GHOSTED or PERIODIC", DMBoundaryTypes[bnd[d]], d);
+    PetscCheck(bnd[d] != DM_BOUNDARY_PERIODIC || M[d] >= 3, comm, PETSC_ERR_SUP, "PCHJACOBI needs at least 3 points in a periodic direction (direction %" PetscInt_FMT " has %" PetscInt_FMT "): with fewer, the two neighbours of a point coincide", d, M[d]);
+  }
   PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   L->dim = dim;
@@ -108,8 +110,8 @@ PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt g, PetscInt pt[
 }
 
 /* The SF that fills the ghost layer of a padded array in place: leaves are this rank's layer positions inside the
-   domain (corners included, so box operators on STAR DMDAs get their corner neighbours), roots the owners' padded
-   positions of the same points. NULL when there is nothing to exchange. */
+   domain, or wrapped into it in periodic directions (corners included, so box operators on STAR DMDAs get their
+   corner neighbours), roots the owners' padded positions of the same points. NULL when there is nothing to exchange. */
 PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *sf)
 {
   PetscInt    *ilocal, nleaves = 0, nlayer = L->npadded - L->nlocal;
@@ -117,7 +119,7 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
 
   PetscFunctionBegin;
   *sf = NULL;
-  if (L->size == 1) PetscFunctionReturn(PETSC_SUCCESS); /* no periodic directions yet: nothing to exchange */
+  if (L->size == 1 && L->bnd[0] != DM_BOUNDARY_PERIODIC && L->bnd[1] != DM_BOUNDARY_PERIODIC && L->bnd[2] != DM_BOUNDARY_PERIODIC) PetscFunctionReturn(PETSC_SUCCESS); /* nothing to exchange */
   PetscCall(PetscMalloc1(nlayer, &ilocal));
   PetscCall(PetscMalloc1(nlayer, &iremote));
   for (PetscInt k = 0; k < L->ext[2]; k++)
@@ -128,6 +130,7 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
         for (PetscInt d = 0; d < 3; d++) {
           g[d] = L->xs[d] + p[d] - L->pad[d];
           interior &= (p[d] >= L->pad[d] && p[d] < L->pad[d] + L->xm[d]);
+          if (L->bnd[d] == DM_BOUNDARY_PERIODIC) g[d] = (g[d] + L->M[d]) % L->M[d]; /* the halo wraps */
           inside &= (g[d] >= 0 && g[d] < L->M[d]);
         }
         if (interior || !inside) continue;

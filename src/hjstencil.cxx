@@ -74,6 +74,15 @@ PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* an offset between grid points, taken the short way round in periodic directions */
+PetscInt Wrap(const HJLayout *L, PetscInt d, PetscInt off)
+{
+  if (L->bnd[d] != DM_BOUNDARY_PERIODIC) return off;
+  if (off > L->M[d] / 2) return off - L->M[d];
+  if (off < -(L->M[d] / 2)) return off + L->M[d];
+  return off;
+}
+
 /* index of offset (dx,dy,dz) in the stencil's order (hj::Offset), -1 for the centre or an offset the kind lacks */
 PetscInt OffsetIndex(PetscInt dim, PetscInt kind, const PetscInt off[3])
 {
@@ -115,7 +124,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     const PetscInt rp[3] = {L->xs[0] + u % L->xm[0], L->xs[1] + (u / L->xm[0]) % L->xm[1], L->xs[2] + u / (L->xm[0] * L->xm[1])};
     PetscInt       off[3], wide = 0, nz = 0;
     for (PetscInt d = 0; d < 3; d++) {
-      off[d] = pt[d] - rp[d];
+      off[d] = Wrap(L, d, pt[d] - rp[d]);
       wide |= PetscAbsInt(off[d]) > 1;
       nz += off[d] != 0;
     }
@@ -159,7 +168,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   PetscCall(PetscFree2(diag, hasdiag));
   PetscCall(ForEachEntry(A, L, [&](PetscInt u, const PetscInt pt[3], PetscScalar v) -> PetscErrorCode {
     const PetscInt rp[3] = {L->xs[0] + u % L->xm[0], L->xs[1] + (u / L->xm[0]) % L->xm[1], L->xs[2] + u / (L->xm[0] * L->xm[1])};
-    const PetscInt off[3] = {pt[0] - rp[0], pt[1] - rp[1], pt[2] - rp[2]};
+    const PetscInt off[3] = {Wrap(L, 0, pt[0] - rp[0]), Wrap(L, 1, pt[1] - rp[1]), Wrap(L, 2, pt[2] - rp[2])};
     const PetscInt s      = OffsetIndex(dim, st->kind, off);
     if (s >= 0) st->coef[s * N + u] += v; /* the centre and zero entries outside the box are skipped */
     return PETSC_SUCCESS;
@@ -176,7 +185,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
       PetscBool      in   = PETSC_TRUE;
       for (PetscInt d = 0; d < 3; d++) {
         const PetscInt q = p[d] + hj::Offset((int)dim, (int)st->kind, (int)s, (int)d);
-        in               = (PetscBool)(in && q >= 0 && q < L->M[d]);
+        in               = (PetscBool)(in && (L->bnd[d] == DM_BOUNDARY_PERIODIC || (q >= 0 && q < L->M[d])));
       }
       if (!in) continue;
       if (!found) {

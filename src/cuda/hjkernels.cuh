@@ -11,36 +11,10 @@
 #pragma once
 
 #include <petschjacobi/private/hjpoint.hpp>
+#include "hjlaunch.h"
 
 namespace hjcuda
 {
-/* The tile kernel runs at most this many threads per block; __launch_bounds__ lets the compiler give each
-   thread up to 128 registers, enough to keep PPT <= 4 points' coefficients in registers without spilling. */
-constexpr int kTileMaxThreads    = 512;
-constexpr int kClassicBlockSize  = 256;
-constexpr int kMaxPointsPerThread = 8;
-
-/* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
-   ypad: obase = 1 + ext0*(P1 + ext1*P2), os1 = ext0, os2 = ext0*ext1; x: obase = 0, os1 = xm0, os2 = xm0*xm1. */
-template <class T>
-struct Output {
-  T        *out;
-  long long obase, os1, os2;
-};
-
-/* Shape of this rank's owned box and of its padded array. */
-struct Box {
-  long long xm0, xm1, xm2; /* owned extents */
-  long long ext0, ext1;    /* padded extents in x and y */
-};
-
-/* The constant-coefficient (compact) stencil, passed by value. */
-template <class S>
-struct ConstStencil {
-  S c[26];
-  S invdiag;
-};
-
 template <class T, class S>
 struct TileParams {
   const T          *xpad;    /* read: x with its ghost layer */

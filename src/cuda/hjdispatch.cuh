@@ -1,0 +1,162 @@
+/* The one run-time-to-template dispatch of the CUDA backend: tables of launchers indexed by
+   (dimension and stencil kind, constant/variable coefficients, inner precision, points per thread), built at
+   compile time from index sequences, so every combination exists exactly once and no case is written by hand. */
+#pragma once
+
+#include <array>
+#include <type_traits>
+#include <utility>
+#include "hjkernels.cuh"
+
+namespace hjcuda
+{
+/* (dim, kind) -> 0..4: 1D (star and box are the same two offsets), 2D star, 2D box, 3D star, 3D box */
+constexpr int DimKindIndex(int dim, int kind) { return dim == 1 ? 0 : 2 * dim - 3 + (kind == hj::BOX); }
+constexpr int DimOf(int dk) { return dk == 0 ? 1 : (dk <= 2 ? 2 : 3); }
+constexpr int KindOf(int dk) { return (dk == 2 || dk == 4) ? hj::BOX : hj::STAR; }
+constexpr int Log2PPT(int ppt) { return ppt == 1 ? 0 : (ppt == 2 ? 1 : (ppt == 4 ? 2 : 3)); }
+
+/* Classic-kernel block: threads along x up to the row length (a multiple of 32), the rest along y. */
+inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
+{
+  long long bx = ((box.xm0 + 31) / 32) * 32;
+  if (bx > kClassicBlockSize) bx = kClassicBlockSize;
+  const long long by = kClassicBlockSize / bx;
+  const long long gy = (box.xm1 + by - 1) / by, gz = box.xm2;
+  *block             = dim3((unsigned)bx, (unsigned)by, 1);
+  *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+}
+
+template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
+cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  auto        kernel = TileKernel<DIM, KIND, VAR, T, S, PPT>;
+  cudaError_t err    = cudaSuccess;
+
+  if (L.smem > 48 * 1024) err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L.smem);
+  if (err != cudaSuccess) return err;
+  if (attr) return cudaFuncGetAttributes(attr, kernel);
+
+  TileParams<T, S> P;
+  P.xpad    = L.xpad;
+  P.b       = L.b;
+  P.y       = L.y;
+  P.coef    = nullptr;
+  P.invdiag = nullptr;
+  if constexpr (std::is_same<S, T>::value) {
+    P.coef    = L.coef;
+    P.invdiag = L.invdiag;
+  } else {
+    P.coef    = L.coeff;
+    P.invdiag = L.invdiagf;
+  }
+  for (int s = 0; s < 26; s++) P.cst.c[s] = (S)L.cst.c[s];
+  P.cst.invdiag = (S)L.cst.invdiag;
+  P.omega       = (S)L.omega;
+  P.nlocal      = L.nlocal;
+  P.box         = L.box;
+  for (int d = 0; d < 3; d++) {
+    P.t[d]      = L.t[d];
+    P.o[d]      = L.o[d];
+    P.ntiles[d] = L.ntiles[d];
+  }
+  P.k     = L.k;
+  P.xzero = L.xzero;
+  kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
+  return cudaGetLastError();
+}
+
+template <int DIM, int KIND, bool VAR, class T>
+cudaError_t ClassicLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  auto kernel = ClassicKernel<DIM, KIND, VAR, T>;
+  if (attr) return cudaFuncGetAttributes(attr, kernel);
+
+  ClassicParams<T> P;
+  P.xpad    = L.xpad;
+  P.b       = L.b;
+  P.y       = L.y;
+  P.coef    = L.coef;
+  P.invdiag = L.invdiag;
+  P.cst     = L.cst;
+  P.omega   = L.omega;
+  P.nlocal  = L.nlocal;
+  P.box     = L.box;
+  P.xzero   = L.xzero;
+  dim3 grid, block;
+  ClassicGrid(L.box, &grid, &block);
+  kernel<<<grid, block, 0, L.stream>>>(P);
+  return cudaGetLastError();
+}
+
+template <class T>
+using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
+
+/* Tile table index: ((dk*2 + var)*2 + single)*4 + log2(ppt); 5*2*2*4 = 80 entries. With T = float the single
+   entries name the same instantiations as the native ones. */
+template <class T, std::size_t I>
+constexpr Launcher<T> TileEntry()
+{
+  constexpr int  lppt   = I % 4;
+  constexpr bool single = (I / 4) % 2;
+  constexpr bool var    = (I / 8) % 2;
+  constexpr int  dk     = (int)(I / 16);
+  using S               = std::conditional_t<single, float, T>;
+  return &TileLaunchOne<DimOf(dk), KindOf(dk), var, T, S, 1 << lppt>;
+}
+template <class T, std::size_t... I>
+constexpr std::array<Launcher<T>, sizeof...(I)> TileTable(std::index_sequence<I...>)
+{
+  return {{TileEntry<T, I>()...}};
+}
+
+/* Classic table index: dk*2 + var; 10 entries. */
+template <class T, std::size_t I>
+constexpr Launcher<T> ClassicEntry()
+{
+  return &ClassicLaunchOne<DimOf((int)(I / 2)), KindOf((int)(I / 2)), (bool)(I % 2), T>;
+}
+template <class T, std::size_t... I>
+constexpr std::array<Launcher<T>, sizeof...(I)> ClassicTable(std::index_sequence<I...>)
+{
+  return {{ClassicEntry<T, I>()...}};
+}
+
+template <class T>
+cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
+  if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return cudaErrorInvalidValue;
+  const int idx = ((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt);
+  return table[idx](L, attr);
+}
+
+template <class T>
+cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  static constexpr auto table = ClassicTable<T>(std::make_index_sequence<10>{});
+  if (L.dim < 1 || L.dim > 3) return cudaErrorInvalidValue;
+  return table[DimKindIndex(L.dim, L.kind) * 2 + (int)L.var](L, attr);
+}
+
+template <class T>
+cudaError_t PadCopy(int dim, const Box &box, const T *x, T *xpad, cudaStream_t stream)
+{
+  using Kernel                  = void (*)(const T *, T *, Box);
+  static constexpr Kernel table[] = {PadCopyKernel<1, T>, PadCopyKernel<2, T>, PadCopyKernel<3, T>};
+  dim3                    grid, block;
+  if (dim < 1 || dim > 3) return cudaErrorInvalidValue;
+  ClassicGrid(box, &grid, &block);
+  table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, box);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t stream)
+{
+  if (n <= 0) return cudaSuccess;
+  const long long nb = (n + 255) / 256;
+  ConvertKernel<float, T><<<(unsigned)(nb < 65536 ? nb : 65536), 256, 0, stream>>>(n, from, to);
+  return cudaGetLastError();
+}
+} // namespace hjcuda

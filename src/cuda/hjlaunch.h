@@ -1,0 +1,76 @@
+/* The interface between the CUDA backend's host code (hjcuda.cu, which speaks PETSc) and its kernels
+   (hjkernels.cuh, hjdispatch.cuh, which do not): a launch descriptor and four entry points. Each entry point turns
+   the run-time parameters of the descriptor into one kernel instantiation through one dispatch table. */
+#pragma once
+
+#include <cuda_runtime.h>
+#include <cstddef>
+
+namespace hjcuda
+{
+/* The tile kernel runs at most this many threads per block; __launch_bounds__ lets the compiler give each
+   thread up to 128 registers, enough to keep PPT <= 4 points' coefficients in registers. */
+constexpr int kTileMaxThreads     = 512;
+constexpr int kTileThreadsTarget  = 256; /* threads per block the tile configuration aims at */
+constexpr int kMaxPointsPerThread = 8;   /* PPT is 1, 2, 4 or 8 */
+constexpr int kClassicBlockSize   = 256;
+
+/* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
+   ypad: obase = 1 + ext0*(P1 + ext1*P2), os1 = ext0, os2 = ext0*ext1; x: obase = 0, os1 = xm0, os2 = xm0*xm1. */
+template <class T>
+struct Output {
+  T        *out;
+  long long obase, os1, os2;
+};
+
+/* Shape of this rank's owned box and of its padded array. */
+struct Box {
+  long long xm0, xm1, xm2; /* owned extents */
+  long long ext0, ext1;    /* padded extents in x and y */
+};
+
+/* The constant-coefficient (compact) stencil, passed by value. */
+template <class S>
+struct ConstStencil {
+  S c[26];
+  S invdiag;
+};
+
+/* Everything one launch needs. T is PetscScalar in the library. */
+template <class T>
+struct Launch {
+  int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
+  bool         var;       /* variable coefficients (else cst) */
+  bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8 */
+  int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
+  size_t       smem;      /* tile kernel: dynamic shared memory per block */
+  cudaStream_t stream;
+
+  const T     *xpad, *b;
+  Output<T>    y;
+  const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal] */
+  const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */
+  ConstStencil<T> cst;
+  T            omega;
+  long long    nlocal;
+  Box          box;
+  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all */
+  int          k;                           /* sub-iterations */
+  int          xzero;                       /* start from x = 0 without reading xpad */
+};
+
+/* Launch the tile kernel (k sweeps in shared memory) or, with attr != NULL, only raise the kernel's dynamic
+   shared-memory limit to L.smem and return its attributes (registers, local memory, max threads). */
+template <class T>
+cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
+/* Launch the fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero); with attr only attributes. */
+template <class T>
+cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
+/* xpad interior <- x */
+template <class T>
+cudaError_t PadCopy(int dim, const Box &box, const T *x, T *xpad, cudaStream_t stream);
+/* to[0..n) <- (float)from[0..n) */
+template <class T>
+cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t stream);
+} // namespace hjcuda
