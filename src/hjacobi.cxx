@@ -72,7 +72,11 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
 #endif
   }
 #if defined(HJACOBI_WITH_CUDA)
-  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && vt && PetscStrstr(vt, "cuda")) ops = &HJBackendCUDA;
+  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && vt) {
+    char *found;
+    PetscCall(PetscStrstr(vt, "cuda", &found));
+    if (found) ops = &HJBackendCUDA;
+  }
 #endif
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
@@ -106,13 +110,15 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* its cycles from y (ALGORITHM.md "How PETSc uses it"); tolerances are not checked, like PCSOR */
+/* its Richardson iterations from y (ALGORITHM.md "How PETSc uses it"), each c cycles: one cycle is the affine map
+   x' = x + N (b - A x), so c cycles from y equal y + PCApply(b - A y), and this fast path gives what KSPRICHARDSON's
+   generic loop (taken with a monitor) gives. Like PCSOR, the tolerances are not checked: it runs its iterations. */
 static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its, guesszero));
+  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its * hj->cycles, guesszero));
   *outits = its;
   *reason = PCRICHARDSON_CONVERGED_ITS;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -544,7 +550,7 @@ PetscErrorCode PCHJacobiGetSubiterations(PC pc, PetscInt *k)
   Level: intermediate
 
   Note:
-  `PCApplyRichardson()` (the `KSPRICHARDSON` and multigrid-smoother path) makes as many cycles as its iteration count.
+  `PCApplyRichardson()` (the `KSPRICHARDSON` and multigrid-smoother path) makes c cycles per iteration.
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetSubiterations()`
 @*/
@@ -750,8 +756,10 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    has no zeros. The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`).
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
-   `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes one cycle per iteration from the current x;
-   `PCApplyTranspose()` uses the coefficients of A^T.
+   `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
+   is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` uses the coefficients of A^T.
+   Like `PCSOR`, the Richardson fast path does not check tolerances: `-ksp_type richardson -pc_type hjacobi` runs
+   `-ksp_max_it` cycles unless a monitor (`-ksp_monitor`) or a convergence test of your own makes KSP compute norms.
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
    overlap > 0 it is not.
 

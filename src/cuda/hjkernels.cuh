@@ -63,8 +63,41 @@ struct ZeroCoef {
   __device__ __forceinline__ S operator()(int) const { return S(0); }
 };
 
+/* n / d (and n % d in rem) for 0 <= n < 2^24, 1 <= d < 2^24: a float reciprocal and one correction step, a few
+   instructions instead of an integer division. (float)n is exact; r = 1/d and the product are each within 2^-24
+   relative, so n*r is within 2/d of n/d: for d >= 3 the truncated quotient is off by at most one, for d <= 2 it
+   is exact. */
+struct FastDiv {
+  int   d;
+  float r;
+  __device__ __forceinline__ explicit FastDiv(int d_) : d(d_), r(1.0f / (float)d_) { }
+  __device__ __forceinline__ int operator()(int n, int &rem) const
+  {
+    int q = __float2int_rz((float)n * r), m = n - q * d;
+    if (m < 0) q--, m += d;
+    else if (m >= d) q++, m -= d;
+    rem = m;
+    return q;
+  }
+};
+
+/* (x, y, z) of element e of an x-fastest box with extents (nx, ny, *); DIM decides which divisions are needed */
+template <int DIM>
+__device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDiv &ny, int &x, int &y, int &z)
+{
+  if constexpr (DIM == 1) {
+    x = e, y = 0, z = 0;
+  } else if constexpr (DIM == 2) {
+    y = nx(e, x), z = 0;
+  } else {
+    const int r = nx(e, x);
+    z           = ny(r, y);
+  }
+}
+
 /*
   The hierarchical tile kernel: one thread block per tile T (blockIdx.x -> tile (ti,tj,tk), x fastest).
+  0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
   1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (the halo is then frozen in both).
   2. Each thread owns up to PPT points of W(T) (point p = q*blockDim.x + threadIdx.x in x-fastest order over the
      clipped W(T)); it keeps their shared-memory offset, b, invdiag and, for STAR variable coefficients with
@@ -72,7 +105,9 @@ struct ZeroCoef {
   3. k Jacobi sweeps, ping-pong between the buffers: sweep `it` reads buf[it&1] and writes buf[(it+1)&1] at W(T)
      points only. One __syncthreads() per sweep suffices: it orders the writes of sweep it before the reads of
      sweep it+1, and the reads of sweep it before the writes of sweep it+1 (which go to the buffer sweep it read).
-  4. Write the owned core (hj::TileRange o0..o1) from the final buffer to y (ypad's interior or x), coalesced.
+     The last sweep needs none: its results stay in registers.
+  4. Each thread writes the values of its points that T owns (hj::TileRange o0..o1) to y (ypad's interior or x);
+     consecutive threads hold consecutive points of a row, so the writes are coalesced.
   S = float with T = double is the single-precision inner mode (see hjcuda.cu for what it costs).
 */
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
@@ -81,15 +116,18 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   constexpr int  NOFF   = hj::NumOffsets(DIM, KIND);
   constexpr int  P1     = DIM > 1, P2 = DIM > 2; /* ghost layer in y, z */
   constexpr bool CACHED = VAR && KIND == hj::STAR && PPT <= 4;
+  __shared__ hj::Range range[3];
 
-  /* this block's tile */
-  long long       bid = blockIdx.x;
-  const long long ti  = bid % P.ntiles[0];
-  bid /= P.ntiles[0];
-  const long long tj = bid % P.ntiles[1], tk = bid / P.ntiles[1];
-  const hj::Range rx = hj::TileRange(P.box.xm0, P.t[0], P.o[0], ti);
-  const hj::Range ry = hj::TileRange(P.box.xm1, P.t[1], P.o[1], tj);
-  const hj::Range rz = hj::TileRange(P.box.xm2, P.t[2], P.o[2], tk);
+  /* 0. this block's tile */
+  if (threadIdx.x < 3) {
+    const int      d   = threadIdx.x;
+    const unsigned bid = blockIdx.x, n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
+    const unsigned ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
+    const long long m  = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
+    range[d]           = hj::TileRange(m, P.t[d], P.o[d], ti);
+  }
+  __syncthreads();
+  const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
   const int       sx = wx + 2, sy = wy + 2 * P1, sz = wz + 2 * P2; /* buffer extents: W(T) plus halo */
   const int       nbuf = sx * sy * sz;
@@ -98,45 +136,52 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 
   /* 1. W(T) + H(T). In padded coordinates the halo starts at w0 - 1 + 1 = w0 in used directions (and w0 = 0 in
      unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0). */
-  {
+  const FastDiv fsx(sx), fsy(sy);
+  if (P.xzero) {
+    for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
+  } else {
     const T *src = P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0));
+#pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
-      S v = S(0);
-      if (!P.xzero) {
-        const int x = e % sx, r = e / sx, y = r % sy, z = r / sy;
-        v = (S)src[x + P.box.ext0 * (y + P.box.ext1 * (long long)z)];
-      }
-      buf0[e] = v;
-      buf1[e] = v;
+      int x, y, z;
+      Unflatten<DIM>(e, fsx, fsy, x, y, z);
+      const S v = (S)src[x + P.box.ext0 * (y + P.box.ext1 * (long long)z)];
+      buf0[e] = buf1[e] = v;
     }
   }
 
-  /* 2. this thread's points */
+  /* 2. this thread's points: shared-memory offset (-1: none), bit q of owned: T owns point q. Registers are the
+     limit here, so the unpadded and output indices are recomputed from off where needed (cheap divisions). */
   const long long ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
-  const int       npts  = wx * wy * wz;
-  int             off[PPT];
-  long long       u[PPT];
-  S               bq[PPT], dq[PPT];
+  const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
+  const int       npts = wx * wy * wz;
+  int             off[PPT], owned = 0;
+  long long       u[PPT]; /* kept only for coefficients read in every sweep */
+  S               bq[PPT], dq[PPT], yq[PPT];
   S               cq[CACHED ? NOFF : 1][PPT];
+  {
+    const FastDiv fwx(wx), fwy(wy);
 #pragma unroll
-  for (int q = 0; q < PPT; q++) {
-    const int p = q * blockDim.x + threadIdx.x;
-    off[q]      = -1;
-    u[q]        = 0;
-    bq[q]       = S(0);
-    dq[q]       = S(0);
+    for (int q = 0; q < PPT; q++) {
+      const int p = q * blockDim.x + threadIdx.x;
+      off[q]      = -1;
+      u[q]        = 0;
+      bq[q] = dq[q] = yq[q] = S(0);
 #pragma unroll
-    for (int s = 0; s < (CACHED ? NOFF : 1); s++) cq[s][q] = S(0);
-    if (p < npts) {
-      const int i = p % wx, r = p / wx, j = r % wy, k = r / wy;
-      off[q]      = (i + 1) + sx * ((j + P1) + sy * (k + P2));
-      u[q]        = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
-      bq[q]       = (S)P.b[u[q]];
-      if constexpr (VAR) {
-        dq[q] = P.invdiag[u[q]];
-        if constexpr (CACHED) {
+      for (int s = 0; s < (CACHED ? NOFF : 1); s++) cq[s][q] = S(0);
+      if (p < npts) {
+        int i, j, k;
+        Unflatten<DIM>(p, fwx, fwy, i, j, k);
+        off[q] = (i + 1) + sx * ((j + P1) + sy * (k + P2));
+        u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
+        if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
+        bq[q] = (S)P.b[u[q]];
+        if constexpr (VAR) {
+          dq[q] = P.invdiag[u[q]];
+          if constexpr (CACHED) {
 #pragma unroll
-          for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
+            for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
+          }
         }
       }
     }
@@ -146,68 +191,88 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   /* 3. k sweeps with the halo frozen */
   const long long ssy = sx, ssz = (long long)sx * sy;
   for (int it = 0; it < P.k; it++) {
-    const S *src = (it & 1) ? buf1 : buf0;
-    S       *dst = (it & 1) ? buf0 : buf1;
+    const S *src  = (it & 1) ? buf1 : buf0;
+    S       *dst  = (it & 1) ? buf0 : buf1;
+    const S *coef = P.coef;
+    /* Make the plane pointer opaque in each sweep so that the compiler re-reads the (uncached) coefficients every
+       sweep instead of hoisting all NOFF*PPT of them into registers and spilling (3D box: 26 per point). */
+    if constexpr (VAR && !CACHED) asm volatile("" : "+l"(coef));
 #pragma unroll
     for (int q = 0; q < PPT; q++) {
       if (off[q] >= 0) {
-        S y;
         if constexpr (!VAR) {
-          y = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
         } else if constexpr (CACHED) {
-          y = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
         } else {
-          y = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, GlobalCoef<S>{P.coef, P.nlocal, u[q]});
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, GlobalCoef<S>{coef, P.nlocal, u[q]});
         }
-        dst[off[q]] = y;
+        dst[off[q]] = yq[q];
       }
     }
-    __syncthreads();
+    if (it + 1 < P.k) __syncthreads();
   }
 
-  /* 4. the owned core */
-  {
-    const S  *fin = (P.k & 1) ? buf1 : buf0;
-    const int ox = (int)(rx.o0 - rx.w0), oy = (int)(ry.o0 - ry.w0), oz = (int)(rz.o0 - rz.w0);
-    const int nx = (int)(rx.o1 - rx.o0), ny = (int)(ry.o1 - ry.o0), nz = (int)(rz.o1 - rz.o0);
-    const int nown = nx * ny * nz;
-    T *const  dst  = P.y.out + (P.y.obase + rx.o0 + P.y.os1 * ry.o0 + P.y.os2 * rz.o0);
-    for (int e = threadIdx.x; e < nown; e += blockDim.x) {
-      const int i = e % nx, r = e / nx, j = r % ny, k = r / ny;
-      dst[i + P.y.os1 * j + P.y.os2 * (long long)k] = (T)fin[(ox + i + 1) + sx * ((oy + j + P1) + sy * (oz + k + P2))];
+  /* 4. the owned core, from registers (k >= 1) */
+  const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - P1) + P.y.os2 * (rz.w0 - P2);
+#pragma unroll
+  for (int q = 0; q < PPT; q++) {
+    if (owned & (1 << q)) {
+      int x, y, z; /* buffer coordinates: (i + 1, j + P1, k + P2) */
+      Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
+      P.y.out[obase + x + P.y.os1 * y + P.y.os2 * (long long)z] = (T)yq[q];
     }
   }
 }
 
 /*
-  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): one thread per owned point,
-  threads along x (coalesced), neighbours read straight from xpad through L1/L2. Blocks are
+  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): one thread per PX points of
+  a row (x = i + q*blockDim.x, so every access is coalesced), neighbours read straight from xpad through L1/L2.
+  A thread computes its PX values before storing any, so that the loads of all its points can be in flight at once
+  (the compiler may not move a load across a store to an unrelated array it cannot prove distinct). Blocks are
   (blockDim.x, blockDim.y) with grid-stride loops over y and z so that any extent fits the grid limits.
   With xzero the sweep starts from x = 0: hj::PointUpdate reads a zero neighbourhood instead of xpad.
 */
 template <int DIM, int KIND, bool VAR, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const ClassicParams<T> P)
 {
-  constexpr int P1 = DIM > 1, P2 = DIM > 2;
-  const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= P.box.xm0) return;
-  for (long long k = blockIdx.z; k < P.box.xm2; k += gridDim.z) {
-    for (long long j = (long long)blockIdx.y * blockDim.y + threadIdx.y; j < P.box.xm1; j += (long long)gridDim.y * blockDim.y) {
-      const long long u  = i + P.box.xm0 * (j + P.box.xm1 * k);
-      const long long pi = (i + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
-      const T         bv = P.b[u];
-      T               dv = P.cst.invdiag, y;
-      if constexpr (VAR) dv = P.invdiag[u];
-      if (P.xzero) {
-        const T zero[27] = {};
-        y                = hj::PointUpdate<DIM, KIND>(zero + 13, 3, 9, bv, dv, P.omega, ZeroCoef<T>{});
-      } else if constexpr (VAR) {
-        y = hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, bv, dv, P.omega, GlobalCoef<T>{P.coef, P.nlocal, u});
-      } else {
-        y = hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, bv, dv, P.omega, ConstCoef<T>{P.cst.c});
+  constexpr int P1 = DIM > 1, P2 = DIM > 2, PX = ClassicPointsPerThread<T>;
+  const int     i0 = blockIdx.x * blockDim.x * PX + threadIdx.x;
+  if (i0 >= P.box.xm0) return;
+  /* update(u, pi): the new value of the point with unpadded index u and padded index pi */
+  auto sweep = [&](auto update) {
+#pragma unroll 1
+    for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
+#pragma unroll 1
+      for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)P.box.xm1; j += gridDim.y * blockDim.y) {
+        const long long u0 = i0 + P.box.xm0 * (j + P.box.xm1 * k);
+        const long long p0 = (i0 + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
+        const long long o0 = P.y.obase + i0 + P.y.os1 * j + P.y.os2 * k;
+        T               y[PX];
+#pragma unroll
+        for (int q = 0; q < PX; q++)
+          if (i0 + q * (int)blockDim.x < P.box.xm0) y[q] = update(u0 + q * blockDim.x, p0 + q * blockDim.x);
+#pragma unroll
+        for (int q = 0; q < PX; q++)
+          if (i0 + q * (int)blockDim.x < P.box.xm0) P.y.out[o0 + q * blockDim.x] = y[q];
       }
-      P.y.out[P.y.obase + i + P.y.os1 * j + P.y.os2 * k] = y;
     }
+  };
+  if (P.xzero) {
+    sweep([&](long long u, long long) {
+      const T zero[27] = {};
+      T       dv       = P.cst.invdiag;
+      if constexpr (VAR) dv = P.invdiag[u];
+      return hj::PointUpdate<DIM, KIND>(zero + 13, 3, 9, P.b[u], dv, P.omega, ZeroCoef<T>{});
+    });
+  } else if constexpr (VAR) {
+    sweep([&](long long u, long long pi) {
+      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.invdiag[u], P.omega, GlobalCoef<T>{P.coef, P.nlocal, u});
+    });
+  } else {
+    sweep([&](long long u, long long pi) {
+      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.cst.invdiag, P.omega, ConstCoef<T>{P.cst.c});
+    });
   }
 }
 
@@ -218,9 +283,11 @@ __global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= box.xm0) return;
-  for (long long k = blockIdx.z; k < box.xm2; k += gridDim.z)
-    for (long long j = (long long)blockIdx.y * blockDim.y + threadIdx.y; j < box.xm1; j += (long long)gridDim.y * blockDim.y)
-      xpad[(i + 1) + box.ext0 * ((j + P1) + box.ext1 * (k + P2))] = x[i + box.xm0 * (j + box.xm1 * k)];
+#pragma unroll 1
+  for (int k = blockIdx.z; k < (int)box.xm2; k += gridDim.z)
+#pragma unroll 1
+    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y)
+      xpad[(i + 1) + box.ext0 * ((j + P1) + box.ext1 * (long long)(k + P2))] = x[i + box.xm0 * (j + box.xm1 * (long long)k)];
 }
 
 /* to[i] = (To)from[i]: single-precision copies of the coefficient planes for the single-precision inner mode */

@@ -1,0 +1,237 @@
+static char help[] = "3D Poisson (the operator of PETSc's ksp tutorial ex45) solved by FGMRES with geometric multigrid\n\
+whose levels are smoothed by hierarchical Jacobi. Every level is re-discretised on a coarsened DMDA.\n\
+Defaults, each replaced by the same option given on the command line:\n\
+  -ksp_type fgmres -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels <coarsen down to about 5^3>\n\
+  -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi   (the last three only when the PC is mg)\n\
+Grid: -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 (each n with n - 1 divisible by 2^(levels-1)).\n\
+Hierarchical Jacobi on every level: -mg_levels_pc_hjacobi_tile 8 -mg_levels_pc_hjacobi_subiterations 4 ...\n\
+Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
+Prints the iterations and the time of a second solve (the first one sets everything up).\n\n";
+
+#include <petscksp.h>
+#include <petscdmda.h>
+#include <petschjacobi.h>
+
+#if PETSC_VERSION_LT(3, 19, 0)
+  #define PETSC_SUCCESS 0
+#endif
+
+/* ex45's scaling: h^3 times -Laplacian, Dirichlet points keep only their diagonal */
+static PetscErrorCode Spacing(DM da, PetscReal *hxhydhz, PetscReal *hxhzdhy, PetscReal *hyhzdhx, PetscReal *hxhyhz)
+{
+  PetscInt  mx, my, mz;
+  PetscReal hx, hy, hz;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  hx       = 1.0 / (mx - 1);
+  hy       = 1.0 / (my - 1);
+  hz       = 1.0 / (mz - 1);
+  *hxhydhz = hx * hy / hz;
+  *hxhzdhy = hx * hz / hy;
+  *hyhzdhx = hy * hz / hx;
+  *hxhyhz  = hx * hy * hz;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
+{
+  DM        da;
+  PetscInt  mx, my, mz, xs, ys, zs, xm, ym, zm;
+  PetscReal cz, cy, cx, vol;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(Spacing(da, &cz, &cy, &cx, &vol));
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++) {
+    for (PetscInt j = ys; j < ys + ym; j++) {
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil  row = {.k = k, .j = j, .i = i};
+        MatStencil  col[7] = {row, {.k = k - 1, .j = j, .i = i}, {.k = k + 1, .j = j, .i = i}, {.k = k, .j = j - 1, .i = i}, {.k = k, .j = j + 1, .i = i}, {.k = k, .j = j, .i = i - 1}, {.k = k, .j = j, .i = i + 1}};
+        PetscScalar v[7]   = {2.0 * (cx + cy + cz), -cz, -cz, -cy, -cy, -cx, -cx};
+        PetscBool   bnd    = (PetscBool)(i == 0 || j == 0 || k == 0 || i == mx - 1 || j == my - 1 || k == mz - 1);
+
+        PetscCall(MatSetValuesStencil(A, 1, &row, bnd ? 1 : 7, col, v, INSERT_VALUES));
+      }
+    }
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
+{
+  DM             da;
+  PetscInt       mx, my, mz, xs, ys, zs, xm, ym, zm;
+  PetscReal      cz, cy, cx, vol;
+  PetscScalar ***ba;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(Spacing(da, &cz, &cy, &cx, &vol));
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(DMDAVecGetArray(da, b, &ba));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) ba[k][j][i] = (i == 0 || j == 0 || k == 0 || i == mx - 1 || j == my - 1 || k == mz - 1) ? 2.0 * (cx + cy + cz) : vol; /* u = 1 on the boundary, -Laplacian u = 1 */
+  PetscCall(DMDAVecRestoreArray(da, b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode DefaultOption(const char name[], const char value[])
+{
+  PetscBool set;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsHasName(NULL, NULL, name, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, name, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the PCMG defaults of this example; the levels halve the grid while every size stays odd and above 5 */
+static PetscErrorCode DefaultMultigrid(DM da)
+{
+  PetscInt  m[3], levels = 1;
+  char      pctype[64] = "mg", value[32];
+  PetscBool ismg;
+
+  PetscFunctionBeginUser;
+  PetscCall(DefaultOption("-pc_type", "mg"));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
+  PetscCall(PetscStrcmp(pctype, PCMG, &ismg));
+  if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(da, NULL, &m[0], &m[1], &m[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  while (m[0] > 5 && m[1] > 5 && m[2] > 5 && (m[0] - 1) % 2 == 0 && (m[1] - 1) % 2 == 0 && (m[2] - 1) % 2 == 0) {
+    for (PetscInt d = 0; d < 3; d++) m[d] = (m[d] - 1) / 2 + 1;
+    levels++;
+  }
+  PetscCall(PetscSNPrintf(value, sizeof(value), "%" PetscInt_FMT, levels));
+  PetscCall(DefaultOption("-pc_mg_levels", value));
+  PetscCall(DefaultOption("-mg_levels_ksp_type", KSPRICHARDSON));
+  PetscCall(DefaultOption("-mg_levels_pc_type", PCHJACOBI));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "fgmres + mg (4 levels, smoother richardson/hjacobi)" */
+static PetscErrorCode Describe(KSP ksp, char text[], size_t len, PetscInt *levels)
+{
+  KSPType   ktype, stype = "";
+  PCType    ptype, sptype = "";
+  PC        pc;
+  PetscBool ismg;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetType(ksp, &ktype));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &ptype));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  *levels = 1;
+  if (ismg) {
+    KSP smoother;
+    PC  spc;
+
+    PetscCall(PCMGGetLevels(pc, levels));
+    PetscCall(PCMGGetSmoother(pc, *levels - 1, &smoother));
+    PetscCall(KSPGetType(smoother, &stype));
+    PetscCall(KSPGetPC(smoother, &spc));
+    PetscCall(PCGetType(spc, &sptype));
+    PetscCall(PetscSNPrintf(text, len, "ksp=%s pc=mg levels=%" PetscInt_FMT " smoother=%s/%s", ktype, *levels, stype, sptype));
+  } else PetscCall(PetscSNPrintf(text, len, "ksp=%s pc=%s", ktype, ptype));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  KSP                ksp;
+  DM                 da;
+  Mat                A;
+  Vec                x, b, r;
+  PetscInt           mx, my, mz, its, levels;
+  PetscReal          rnorm, bnorm;
+  PetscLogDouble     t0, t1;
+  KSPConvergedReason reason;
+  PetscMPIInt        size;
+  VecType            vtype;
+  char               solver[256];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PCHJacobiInitializePackage());
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 33, 33, 33, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DefaultMultigrid(da));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetDM(ksp, da));
+  PetscCall(KSPSetComputeRHS(ksp, ComputeRHS, NULL));
+  PetscCall(KSPSetComputeOperators(ksp, ComputeMatrix, NULL));
+  PetscCall(KSPSetType(ksp, KSPFGMRES)); /* hjacobi with overlap > 0 is not symmetric: no CG by default */
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(ksp));
+
+  /* the first solve assembles every level and sets the smoothers up; the second one, from x = 0, is timed */
+  PetscCall(KSPSolve(ksp, NULL, NULL));
+  PetscCall(KSPGetRhs(ksp, &b));
+  PetscCall(KSPGetSolution(ksp, &x));
+  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE)); /* keep b and the operators of the first solve */
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(VecNorm(x, NORM_2, &rnorm)); /* a reduction: waits for every rank and GPU */
+  PetscCall(PetscTime(&t1));
+
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(Describe(ksp, solver, sizeof(solver), &levels));
+  PetscCall(VecGetType(x, &vtype));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "3D Poisson %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d MPI rank(s), vectors of type %s\n", mx, my, mz, size, vtype));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solver: %s\n", solver));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s in %" PetscInt_FMT " iterations, %.4f s (second solve), ||b - A x|| / ||b|| = %.1e\n", KSPConvergedReasons[reason], its, t1 - t0, (double)(rnorm / bnorm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT example=mg3d grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d vec=%s %s its=%" PetscInt_FMT " time=%.6e time_per_it=%.6e relres=%.3e reason=%s\n", mx, my, mz, size, vtype, solver, its, t1 - t0, (t1 - t0) / PetscMax(its, 1), (double)(rnorm / bnorm), KSPConvergedReasons[reason]));
+
+  PetscCall(VecDestroy(&r));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   test:
+      suffix: 1
+      args: -da_grid_x 17 -da_grid_y 17 -da_grid_z 17
+      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
+
+   test:
+      suffix: 2
+      nsize: 2
+      args: -mg_levels_pc_hjacobi_subiterations 2 -mg_levels_pc_hjacobi_overlap 2
+      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
+
+   test:
+      suffix: chebyshev
+      args: -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
+      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
+
+   test:
+      suffix: cuda
+      requires: cuda
+      args: -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -dm_vec_type cuda -dm_mat_type aijcusparse
+      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
+
+TEST*/

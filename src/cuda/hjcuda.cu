@@ -1,0 +1,366 @@
+/* The CUDA backend of PCHJACOBI (doc/design.md, "Backends"): device work arrays, the device copy of the stencil,
+   the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream.
+
+   Kernels: k = 1 runs the fused classic sweep (one thread per point, neighbours from global memory; one cycle is
+   one damped Jacobi sweep whatever the tile). k >= 2 runs the tile kernel: one block per tile, k sweeps in shared
+   memory (hjkernels.cuh). -pc_hjacobi_cuda_tile_kernel forces the tile kernel for k = 1 too (testing).
+
+   Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
+   into shared memory as float, b, the diagonal and the coefficients are float (float copies of the planes are made
+   on the device), the k sweeps run in float and the owned values are converted back to double on write. So every
+   cycle rounds x to single precision: about 1e-7 relative error per cycle. That is harmless for a smoother or a
+   preconditioner (its error is far above 1e-7), but a tight solve by pure Richardson iteration on this PC stalls near
+   1e-7 relative residual; use a Krylov method around it (flexible if the tolerance is below ~1e-6) or the native
+   precision there. It halves shared memory per tile and coefficient traffic. The classic kernel (k = 1) always runs
+   in PetscScalar. */
+#include <petscdevice_cuda.h>
+#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjpoint.hpp>
+#include "hjlaunch.h"
+
+/* The device copy of one HJStencil (HJStencil.device). Constant stencils need nothing on the device. */
+typedef struct {
+  PetscBool    constant;
+  PetscInt     noff, nlocal;
+  PetscScalar *coef, *invdiag;   /* [noff][nlocal] (one plane per offset), [nlocal] */
+  float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
+} HJCudaStencil;
+
+/* The kernel configuration of one call, derived from the PC's parameters and layout (cheap, so never stale). */
+typedef struct {
+  PetscBool      tile;       /* tile kernel (else classic) */
+  PetscBool      single;     /* tile kernel with float sub-iterations */
+  long long      W[3];       /* largest working region per direction */
+  long long      ntiles[3], ntot;
+  int            ppt, nthreads;
+  size_t         smem;       /* bytes of shared memory per block */
+  PetscLogDouble workpoints; /* points of all working regions: each is updated k times per cycle */
+} HJCudaConfig;
+
+typedef struct {
+  PetscInt     npadded;
+  PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
+  char         name[256];   /* device */
+  int          smemoptin;   /* largest dynamic shared memory per block the device allows */
+  PetscBool    forcetile;   /* -pc_hjacobi_cuda_tile_kernel */
+} HJCuda;
+
+static PetscErrorCode HJCudaStencilDestroy(void **ptr)
+{
+  HJCudaStencil *d = (HJCudaStencil *)*ptr;
+
+  PetscFunctionBegin;
+  if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaFree(d->coef));
+  PetscCallCUDA(cudaFree(d->invdiag));
+  PetscCallCUDA(cudaFree(d->coeff));
+  PetscCallCUDA(cudaFree(d->invdiagf));
+  PetscCall(PetscFree(d));
+  *ptr = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Upload st (once; A^T lazily at its first use) and, when asked for, make its float planes on the device. */
+static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscBool single, cudaStream_t stream)
+{
+  HJCudaStencil *d = (HJCudaStencil *)st->device;
+
+  PetscFunctionBegin;
+  if (!d) {
+    PetscCall(PetscNew(&d));
+    d->constant = st->constant;
+    d->noff     = st->noff;
+    d->nlocal   = nlocal;
+    if (!st->constant) {
+      const size_t nc = (size_t)st->noff * (size_t)nlocal, nd = (size_t)nlocal;
+
+      PetscCallCUDA(cudaMalloc((void **)&d->coef, nc * sizeof(PetscScalar)));
+      PetscCallCUDA(cudaMalloc((void **)&d->invdiag, nd * sizeof(PetscScalar)));
+      PetscCallCUDA(cudaMemcpyAsync(d->coef, st->coef, nc * sizeof(PetscScalar), cudaMemcpyHostToDevice, stream));
+      PetscCallCUDA(cudaMemcpyAsync(d->invdiag, st->invdiag, nd * sizeof(PetscScalar), cudaMemcpyHostToDevice, stream));
+      PetscCall(PetscLogCpuToGpu((PetscLogDouble)((nc + nd) * sizeof(PetscScalar))));
+    }
+    st->device        = d;
+    st->devicedestroy = HJCudaStencilDestroy;
+  }
+  if (single && !d->constant && !d->coeff && sizeof(PetscScalar) != sizeof(float)) {
+    const long long nc = (long long)d->noff * d->nlocal, nd = d->nlocal;
+
+    PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
+    PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
+    PetscCallCUDA(hjcuda::ConvertToFloat(nc, d->coef, d->coeff, stream));
+    PetscCallCUDA(hjcuda::ConvertToFloat(nd, d->invdiag, d->invdiagf, stream));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Tiles, threads and shared memory for the current parameters; errors if the tile kernel is needed and the tile
+   does not fit. */
+static PetscErrorCode HJCudaConfigure(PC pc, HJCudaConfig *cfg)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJCuda         *cu = (HJCuda *)hj->cuda;
+  const HJLayout *L  = &hj->layout;
+  long long       npts = 1, nbuf = 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
+  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile);
+  cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
+  cfg->workpoints = 1;
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscInt  t, o;
+    long long sumw = 0;
+
+    HJTileOf(hj, d, &t, &o);
+    PetscCheck(t >= 1 && o >= 0 && o < t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, d);
+    cfg->W[d]      = PetscMin((long long)t, (long long)L->xm[d]);
+    cfg->ntiles[d] = hj::NumTiles(L->xm[d], t, o);
+    for (long long i = 0; i < cfg->ntiles[d]; i++) {
+      const hj::Range r = hj::TileRange(L->xm[d], t, o, i);
+      sumw += r.w1 - r.w0;
+    }
+    cfg->workpoints *= (PetscLogDouble)sumw;
+    npts *= cfg->W[d];
+    nbuf *= cfg->W[d] + 2 * L->pad[d];
+  }
+  cfg->ntot = cfg->ntiles[0] * cfg->ntiles[1] * cfg->ntiles[2];
+  cfg->smem = 2 * (size_t)nbuf * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
+  for (cfg->ppt = 1; cfg->ppt < hjcuda::kMaxPointsPerThread && (npts + cfg->ppt - 1) / cfg->ppt > hjcuda::kTileThreadsTarget; cfg->ppt *= 2);
+  cfg->nthreads = (int)((((npts + cfg->ppt - 1) / cfg->ppt) + 31) / 32 * 32);
+  if (!cfg->tile) PetscFunctionReturn(PETSC_SUCCESS);
+
+  PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", cfg->W[0], cfg->W[1], cfg->W[2], npts,
+             hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
+  PetscCheck(cfg->smem <= (size_t)cu->smemoptin, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
+             cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
+  PetscCheck(cfg->ntot <= 2147483647LL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", cfg->ntot);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The launch descriptor for stencil st and configuration cfg; arrays and output are filled in per cycle. */
+static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaConfig *cfg, cudaStream_t stream, hjcuda::Launch<PetscScalar> *L)
+{
+  PC_HJacobi          *hj = (PC_HJacobi *)pc->data;
+  const HJLayout      *ly = &hj->layout;
+  const HJCudaStencil *d  = (const HJCudaStencil *)st->device;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(L, sizeof(*L)));
+  L->dim      = (int)ly->dim;
+  L->kind     = (int)st->kind;
+  L->var      = !st->constant;
+  L->single   = cfg->single;
+  L->ppt      = cfg->ppt;
+  L->nthreads = cfg->nthreads;
+  L->smem     = cfg->smem;
+  L->stream   = stream;
+  L->coef     = d->coef;
+  L->invdiag  = d->invdiag;
+  L->coeff    = d->coeff;
+  L->invdiagf = d->invdiagf;
+  for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? st->ccoef[s] : 0;
+  L->cst.invdiag = st->cinvdiag;
+  L->omega       = (PetscScalar)hj->omega;
+  L->nlocal      = ly->nlocal;
+  L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscInt t, o;
+
+    HJTileOf(hj, k, &t, &o);
+    L->t[k]      = t;
+    L->o[k]      = o;
+    L->ntiles[k] = cfg->ntiles[k];
+  }
+  L->ntot = cfg->ntot;
+  L->k    = cfg->tile ? (int)hj->subits : 1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess, Vec hostvec)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  VecType     vt;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetType(hostvec, &vt));
+  PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
+  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles\n", vt));
+  PetscCall(HJHostCycles(pc, st, b, x, n, zeroguess));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+{
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  HJCuda             *cu = (HJCuda *)hj->cuda;
+  const HJLayout     *ly = &hj->layout;
+  HJStencil          *st = const_cast<HJStencil *>(cst); /* only its device cache (st->device) is filled in */
+  const PetscScalar  *ba;
+  PetscScalar        *xa;
+  PetscMemType        bmt, xmt;
+  HJCudaConfig        cfg;
+  cudaStream_t        stream;
+  hjcuda::Launch<PetscScalar> L;
+
+  PetscFunctionBegin;
+  if (n <= 0) {
+    if (zeroguess) PetscCall(VecZeroEntries(x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(VecGetArrayReadAndMemType(b, &ba, &bmt));
+  if (!PetscMemTypeDevice(bmt)) {
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+    PetscCall(HJCudaFallback(pc, cst, b, x, n, zeroguess, b));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (zeroguess) PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
+  else PetscCall(VecGetArrayAndMemType(x, &xa, &xmt));
+  if (!PetscMemTypeDevice(xmt)) {
+    if (zeroguess) PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    else PetscCall(VecRestoreArrayAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+    PetscCall(HJCudaFallback(pc, cst, b, x, n, zeroguess, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(cu && cu->npadded == ly->npadded, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
+
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(HJCudaConfigure(pc, &cfg));
+  PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
+  PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
+  L.b = ba;
+
+  const PetscLogEvent  kev   = cfg.tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
+  const PetscLogDouble flops = (2.0 * st->noff + 3.0) * (cfg.tile ? cfg.workpoints * L.k : (PetscLogDouble)ly->nlocal);
+  const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ly->ext[0] * (ly->pad[1] + ly->ext[1] * ly->pad[2]), ly->ext[0], ly->ext[0] * ly->ext[1]};
+  const hjcuda::Output<PetscScalar> tox = {xa, 0, ly->xm[0], ly->xm[0] * ly->xm[1]};
+
+  /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
+  if (!zeroguess) {
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(hjcuda::PadCopy(L.dim, L.box, (const PetscScalar *)xa, cu->xpad, stream));
+    PetscCall(PetscLogGpuTimeEnd());
+  }
+  /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap */
+  for (PetscInt c = 0; c < n; c++) {
+    const PetscBool last = (PetscBool)(c == n - 1);
+
+    L.xzero = zeroguess && c == 0;
+    if (hj->ghostsf && !L.xzero) { /* every rank starts from zero together: nothing to exchange then */
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
+      PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
+      PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
+    }
+    L.xpad = cu->xpad;
+    L.y    = last ? tox : toy;
+    if (!last) L.y.out = cu->ypad;
+    PetscCall(PetscLogEventBegin(kev, pc, 0, 0, 0));
+    PetscCall(PetscLogGpuTimeBegin());
+    if (cfg.tile) PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
+    else PetscCallCUDA(hjcuda::ClassicLaunch(L, nullptr));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(flops));
+    PetscCall(PetscLogEventEnd(kev, pc, 0, 0, 0));
+    if (!last) {
+      PetscScalar *tmp = cu->xpad;
+      cu->xpad         = cu->ypad;
+      cu->ypad         = tmp;
+    }
+  }
+  /* 3. the last cycle wrote x */
+  if (zeroguess) PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+  else PetscCall(VecRestoreArrayAndMemType(x, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJSetup_CUDA(PC pc)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJCuda         *cu = (HJCuda *)hj->cuda;
+  const HJLayout *ly = &hj->layout;
+  cudaStream_t    stream;
+  HJCudaConfig    cfg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  if (!cu) {
+    int            dev;
+    cudaDeviceProp prop;
+
+    PetscCall(PetscNew(&cu));
+    hj->cuda = cu;
+    PetscCallCUDA(cudaGetDevice(&dev));
+    PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
+    PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
+    PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+  }
+  PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_tile_kernel", &cu->forcetile, NULL));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+
+  /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size
+     may put its outside-the-domain layer where the old one had interior values */
+  if (cu->npadded != ly->npadded) {
+    PetscCallCUDA(cudaFree(cu->xpad));
+    PetscCallCUDA(cudaFree(cu->ypad));
+    cu->xpad = cu->ypad = NULL;
+    PetscCallCUDA(cudaMalloc((void **)&cu->xpad, (size_t)ly->npadded * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&cu->ypad, (size_t)ly->npadded * sizeof(PetscScalar)));
+    cu->npadded = ly->npadded;
+  }
+  PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
+  PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
+
+  /* the operator changed: drop device copies of the old stencils (A^T is uploaded again when first used) */
+  if (hj->st.device) PetscCall((*hj->st.devicedestroy)(&hj->st.device));
+  if (hj->stT.device) PetscCall((*hj->stT.devicedestroy)(&hj->stT.device));
+  PetscCall(HJCudaConfigure(pc, &cfg)); /* errors now if the tile does not fit */
+  PetscCall(HJCudaStencilEnsure(&hj->st, ly->nlocal, cfg.single, stream));
+  if (cfg.tile) { /* raise the kernel's shared-memory limit and check that its registers allow the block */
+    hjcuda::Launch<PetscScalar> L;
+    cudaFuncAttributes          attr;
+
+    PetscCall(HJCudaLaunchInit(pc, &hj->st, &cfg, stream, &L));
+    PetscCallCUDA(hjcuda::TileLaunch(L, &attr));
+    PetscCheck(attr.maxThreadsPerBlock >= cfg.nthreads, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, cfg.nthreads);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJReset_CUDA(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJCuda     *cu = (HJCuda *)hj->cuda;
+
+  PetscFunctionBegin;
+  if (!cu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallCUDA(cudaFree(cu->xpad));
+  PetscCallCUDA(cudaFree(cu->ypad));
+  PetscCall(PetscFree(hj->cuda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
+{
+  PC_HJacobi  *hj = (PC_HJacobi *)pc->data;
+  HJCuda      *cu = (HJCuda *)hj->cuda;
+  HJCudaConfig cfg;
+  PetscBool    ascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HJCudaConfigure(pc, &cfg));
+  if (cfg.tile) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel, %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
+  } else {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory)\n", cu->name));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const HJBackendOps HJBackendCUDA = {"cuda", HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA};
