@@ -66,6 +66,9 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   ops = &HJBackendHost;
   if (hj->backend == PC_HJACOBI_BACKEND_CUDA) {
 #if defined(HJACOBI_WITH_CUDA)
+    char *found = NULL;
+    if (vt) PetscCall(PetscStrstr(vt, "cuda", &found));
+    PetscCheck(found, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors, but the Pmat's vectors are of type %s; use -dm_vec_type cuda -dm_mat_type aijcusparse (or -pc_hjacobi_backend auto/host)", vt ? vt : "(none)");
     ops = &HJBackendCUDA;
 #else
     SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build has no CUDA (PETSc or petsc-hjacobi was built without CUDA); use -pc_hjacobi_backend host or auto");

@@ -147,16 +147,21 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   for (PetscInt u = 0; u < N; u++)
     if (!hasdiag[u] || diag[u] == (PetscScalar)0) {
       flags[1] = 1;
-      if (bad[0] < 0) bad[0] = u;
+      if (!flags[0]) bad[0] = u;
       break;
     }
   flags[2] = box;
   PetscCall(MPIU_Allreduce(flags, gflags, 3, MPIU_INT, MPI_MAX, comm));
   if (gflags[0] || gflags[1]) {
-    const PetscInt u = bad[0] >= 0 ? bad[0] : 0, i = L->xs[0] + u % L->xm[0], j = L->xs[1] + (u / L->xm[0]) % L->xm[1], k = L->xs[2] + u / (L->xm[0] * L->xm[1]);
+    char where[128] = " on another rank";
+    if (bad[0] >= 0) {
+      const PetscInt u = bad[0], i = L->xs[0] + u % L->xm[0], j = L->xs[1] + (u / L->xm[0]) % L->xm[1], k = L->xs[2] + u / (L->xm[0] * L->xm[1]);
+      if (flags[0]) PetscCall(PetscSNPrintf(where, sizeof(where), " (row of grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k, bad[1], bad[2], bad[3]));
+      else PetscCall(PetscSNPrintf(where, sizeof(where), " (grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k));
+    }
     PetscCall(PetscFree2(diag, hasdiag));
-    PetscCheck(!gflags[0], comm, PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI needs a stencil of width 1, but the Pmat has a nonzero entry outside the 3^dim box%s (row of grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")); use a stencil-width-1 operator or another preconditioner", bad[0] >= 0 && flags[0] ? "" : " on another rank", i, j, k, bad[1], bad[2], bad[3]);
-    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s (grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ")); fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? "" : " on another rank", i, j, k);
+    PetscCheck(!gflags[0], comm, PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI needs a stencil of width 1, but the Pmat has a nonzero entry outside the 3^dim box%s; use a stencil-width-1 operator or another preconditioner", flags[0] ? where : " on another rank");
+    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
   }
 
   /* pass 2: coefficient planes of the chosen kind */

@@ -30,6 +30,8 @@ typedef struct {
   PetscInt    N;                /* grid points */
   PetscInt   *petsc_of_nat;     /* natural index i + M0*(j + M1*k) -> PETSc index (grid point) */
   PetscBool   periodic, box, stardmda, symmetric, dirichlet_boundary, wide;
+  PetscBool   constant;         /* couplings depend only on the offset, one diagonal value (Dirichlet rows aside) */
+  PetscInt    perturb_row;      /* natural index of a row whose first coupling is scaled by 1.5, -1: none */
   PetscReal   dirichlet_fraction;
   PetscInt    seed;             /* pattern seed (Dirichlet rows); values take their own seed */
   PetscInt    zero_diag_row, missing_diag_row; /* natural index of a row with a zero / absent diagonal, -1: none */

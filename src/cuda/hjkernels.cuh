@@ -226,35 +226,36 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 }
 
 /*
-  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): one thread per PX points of
-  a row (x = i + q*blockDim.x, so every access is coalesced), neighbours read straight from xpad through L1/L2.
-  A thread computes its PX values before storing any, so that the loads of all its points can be in flight at once
-  (the compiler may not move a load across a store to an unrelated array it cannot prove distinct). Blocks are
-  (blockDim.x, blockDim.y) with grid-stride loops over y and z so that any extent fits the grid limits.
+  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): threads along x (coalesced),
+  each thread computing PY consecutive rows of its column, neighbours read straight from xpad. A thread computes its
+  PY values before storing any, so that all its loads may be in flight at once and the rows it shares between its
+  points (the y-neighbours) are loaded once (the compiler may not reuse or hoist a load across a store to an array
+  it cannot prove distinct); this also keeps the L2 traffic per point near the 3 arrays that reach memory. Blocks
+  are (blockDim.x, blockDim.y) with grid-stride loops over y and z so that any extent fits the grid limits.
   With xzero the sweep starts from x = 0: hj::PointUpdate reads a zero neighbourhood instead of xpad.
 */
 template <int DIM, int KIND, bool VAR, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const ClassicParams<T> P)
 {
-  constexpr int P1 = DIM > 1, P2 = DIM > 2, PX = ClassicPointsPerThread<T>;
-  const int     i0 = blockIdx.x * blockDim.x * PX + threadIdx.x;
-  if (i0 >= P.box.xm0) return;
+  constexpr int P1 = DIM > 1, P2 = DIM > 2, PY = ClassicRowsPerThread<DIM, T>;
+  const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= P.box.xm0) return;
   /* update(u, pi): the new value of the point with unpadded index u and padded index pi */
   auto sweep = [&](auto update) {
 #pragma unroll 1
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
 #pragma unroll 1
-      for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)P.box.xm1; j += gridDim.y * blockDim.y) {
-        const long long u0 = i0 + P.box.xm0 * (j + P.box.xm1 * k);
-        const long long p0 = (i0 + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
-        const long long o0 = P.y.obase + i0 + P.y.os1 * j + P.y.os2 * k;
-        T               y[PX];
+      for (int j0 = (blockIdx.y * blockDim.y + threadIdx.y) * PY; j0 < (int)P.box.xm1; j0 += gridDim.y * blockDim.y * PY) {
+        const long long u0 = i + P.box.xm0 * (j0 + P.box.xm1 * k);
+        const long long p0 = (i + 1) + P.box.ext0 * ((j0 + P1) + P.box.ext1 * (k + P2));
+        const long long o0 = P.y.obase + i + P.y.os1 * j0 + P.y.os2 * k;
+        T               y[PY];
 #pragma unroll
-        for (int q = 0; q < PX; q++)
-          if (i0 + q * (int)blockDim.x < P.box.xm0) y[q] = update(u0 + q * blockDim.x, p0 + q * blockDim.x);
+        for (int q = 0; q < PY; q++)
+          if (j0 + q < P.box.xm1) y[q] = update(u0 + q * P.box.xm0, p0 + q * P.box.ext0);
 #pragma unroll
-        for (int q = 0; q < PX; q++)
-          if (i0 + q * (int)blockDim.x < P.box.xm0) P.y.out[o0 + q * blockDim.x] = y[q];
+        for (int q = 0; q < PY; q++)
+          if (j0 + q < P.box.xm1) P.y.out[o0 + q * P.y.os1] = y[q];
       }
     }
   };

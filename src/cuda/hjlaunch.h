@@ -14,9 +14,9 @@ constexpr int kTileMaxThreads     = 512;
 constexpr int kTileThreadsTarget  = 256; /* threads per block the tile configuration aims at */
 constexpr int kMaxPointsPerThread = 8;   /* PPT is 1, 2, 4 or 8 */
 constexpr int kClassicBlockSize   = 256;
-/* points per thread of the classic kernel: enough independent loads in flight per thread to saturate memory */
-template <class T>
-constexpr int ClassicPointsPerThread = sizeof(T) <= 4 ? 4 : 2;
+/* rows per thread of the classic kernel (2D, 3D): loads in flight and y-neighbours shared in registers */
+template <int DIM, class T>
+constexpr int ClassicRowsPerThread = DIM == 1 ? 1 : (sizeof(T) <= 4 ? 4 : 2);
 
 /* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
    ypad: obase = 1 + ext0*(P1 + ext1*P2), os1 = ext0, os2 = ext0*ext1; x: obase = 0, os1 = xm0, os2 = xm0*xm1. */

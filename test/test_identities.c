@@ -1,0 +1,135 @@
+static const char help[] = "Identities of ALGORITHM.md against PETSc's own KSPRICHARDSON + PCJACOBI (damped point-Jacobi sweeps).\n"
+                           "  -mode jacobi1: subiterations forced to 1; one cycle = one damped Jacobi sweep, any tile/overlap/ranks\n"
+                           "  -mode cone:    one rank, overlap/2 >= subiterations k in every dimension; one cycle = k sweeps\n"
+                           "  -mode differs: like cone, but the setting (e.g. overlap 0, k > 1) must NOT reproduce k sweeps\n"
+                           "  plus the operator options of test_reference (-dim, -n, -kind, ...), -tol t, -rich_its i,j,...\n";
+
+#include "hjtest.h"
+
+/* n iterations of x <- x + w D^{-1} (b - A x) by PETSc's KSPRICHARDSON + PCJACOBI, from x (nonzero) or from 0 */
+static PetscErrorCode JacobiSweeps(Mat A, PetscReal w, PetscInt n, PetscBool nonzero, Vec b, Vec x)
+{
+  KSP ksp;
+  PC  pc;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+  PetscCall(KSPRichardsonSetScale(ksp, w));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(KSPSetTolerances(ksp, HJ_TOL_KEEP, HJ_TOL_KEEP, HJ_TOL_KEEP, n));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetInitialGuessNonzero(ksp, nonzero));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  const char *modes[] = {"jacobi1", "cone", "differs"};
+  PetscInt    mode = 0, its[8] = {1, 2}, nits = 8, nchecks = 0, nfail = 0, s, k, outits, d;
+  HJProblem   p;
+  HJParams    par;
+  Mat         A;
+  PC          pc;
+  Vec         b, x0, y, z, work;
+  PetscReal   tol = 1e-12, rel;
+  PetscBool   set, small;
+  char        what[160];
+  PCRichardsonConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PCHJacobiInitializePackage());
+  PetscCall(PetscOptionsGetEList(NULL, NULL, "-mode", modes, 3, &mode, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-rich_its", its, &nits, &set));
+  if (!set) nits = 2;
+  small = mode == 2 ? PETSC_FALSE : PETSC_TRUE; /* "differs" wants a visible difference */
+
+  PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
+  PetscCall(HJProblemCreateMatrix(&p, &A));
+  PetscCall(HJProblemAssemble(&p, 5, A));
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, PCHJACOBI));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PCSetFromOptions(pc));
+  if (mode == 0) { /* the setter after the options wins */
+    PetscCall(PCHJacobiSetSubiterations(pc, 1));
+    PetscCall(PCHJacobiGetSubiterations(pc, &k));
+    PetscCheck(k == 1, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "[hjtest] PCHJacobiGetSubiterations returns %" PetscInt_FMT " after PCHJacobiSetSubiterations(pc, 1)", k);
+  }
+  PetscCall(PCSetUp(pc));
+  PetscCall(HJParamsGet(pc, &p, PETSC_FALSE, &par));
+  PetscCall(HJProblemView(&p, &par));
+  if (mode != 0) {
+    PetscCheck(p.size == 1, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "[hjtest] -mode cone/differs: run on one rank (rank edges freeze halos)");
+    for (d = 0; d < p.dim; d++) PetscCheck(mode == 2 || par.o[d] / 2 >= par.k, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "[hjtest] -mode cone needs overlap/2 >= subiterations in every dimension");
+  }
+  s = mode == 0 ? 1 : par.k; /* Jacobi sweeps per cycle; a Richardson iteration is c cycles */
+
+  PetscCall(DMCreateGlobalVector(p.da, &b));
+  PetscCall(VecDuplicate(b, &x0));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecDuplicate(b, &z));
+  PetscCall(VecDuplicate(b, &work));
+  PetscCall(HJProblemFillVec(&p, 31, b));
+  PetscCall(HJProblemFillVec(&p, 32, x0));
+
+  /* PCApplyRichardson(its) from x0 == its*c*s Jacobi sweeps from x0 */
+  for (PetscInt i = 0; i < nits; i++) {
+    PetscCall(VecCopy(x0, y));
+    PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[i], PETSC_FALSE, &outits, &reason));
+    PetscCall(VecCopy(x0, z));
+    PetscCall(JacobiSweeps(A, par.w, its[i] * par.c * s, PETSC_TRUE, b, z));
+    PetscCall(HJCompareVec(y, z, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " vs %" PetscInt_FMT " Jacobi sweeps (nonzero guess)", its[i], its[i] * par.c * s));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, small, &nchecks, &nfail));
+  }
+  /* PCApply == c*s Jacobi sweeps from zero */
+  PetscCall(VecSet(y, 5.0e2));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(VecSet(z, -4.0e2));
+  PetscCall(JacobiSweeps(A, par.w, par.c * s, PETSC_FALSE, b, z));
+  PetscCall(HJCompareVec(y, z, &rel));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "PCApply vs %" PetscInt_FMT " Jacobi sweeps from zero", par.c * s));
+  PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, small, &nchecks, &nfail));
+  /* KSPRICHARDSON + hjacobi (the fast path) == its*c*s Jacobi sweeps */
+  {
+    KSP      ksp;
+    PetscInt n = its[nits - 1];
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+    PetscCall(KSPSetPC(ksp, pc));
+    PetscCall(KSPSetTolerances(ksp, HJ_TOL_KEEP, HJ_TOL_KEEP, HJ_TOL_KEEP, n));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+    PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    PetscCall(VecCopy(x0, y));
+    PetscCall(KSPSolve(ksp, b, y));
+    PetscCall(KSPDestroy(&ksp));
+    PetscCall(VecCopy(x0, z));
+    PetscCall(JacobiSweeps(A, par.w, n * par.c * s, PETSC_TRUE, b, z));
+    PetscCall(HJCompareVec(y, z, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRICHARDSON+hjacobi %" PetscInt_FMT " its vs %" PetscInt_FMT " Jacobi sweeps", n, n * par.c * s));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, small, &nchecks, &nfail));
+  }
+
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&work));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscCall(HJProblemDestroy(&p));
+  PetscCheck(nchecks > 0 && nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "[hjtest] %" PetscInt_FMT " of %" PetscInt_FMT " checks failed", nfail, nchecks);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest PASS all %" PetscInt_FMT " checks\n", nchecks));
+  PetscCall(PetscFinalize());
+  return 0;
+}

@@ -1,0 +1,171 @@
+static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c cycles per iteration, KSPRICHARDSON's fast path,\n"
+                           "PCApplyTranspose, a changed operator) with a literal implementation of ALGORITHM.md on a random DMDA\n"
+                           "operator.\n"
+                           "  -dim 1|2|3 -n N (or -da_grid_x ...) -kind star|box -da_stencil star|box -periodic -symmetric\n"
+                           "  -dirichlet_boundary -dirichlet_fraction f -prealloc_only -seed s -tol t -rich_its i,j,...\n"
+                           "  -pc_set_dm: give the PC the DMDA (default: the PC finds it through the matrix); -pc_view\n"
+                           "  -constant -perturb_row r: constant coefficients (one row perturbed); -reuse_perturb_row r: perturb for the new values\n"
+                           "  -reuse_box: the new values add box couplings (a new nonzero pattern)\n"
+                           "  bad inputs: -dm_kind none|shell -dof d -wide -zero_diag_row r -missing_diag_row r\n";
+
+#include "hjtest.h"
+#include <petscdmshell.h>
+
+int main(int argc, char **argv)
+{
+  HJProblem    p;
+  HJParams     par;
+  Mat          A;
+  PC           pc;
+  Vec          b, x0, y, work;
+  HJCSR        csr, csrT;
+  PetscScalar *bf, *x0f, *ref;
+  PetscReal    tol = 1e-12, rel;
+  PetscInt     its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
+  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox;
+  DM           shell = NULL;
+  char         what[128];
+  PCRichardsonConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PCHJacobiInitializePackage());
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-rich_its", its, &nits, &set));
+  if (!set) nits = 2;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_set_dm", &setdm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_transpose", &transpose, NULL));
+
+  PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
+  PetscCall(HJProblemCreateMatrix(&p, &A));
+  PetscCall(HJProblemAssemble(&p, vseed, A));
+
+  PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+  PetscCall(PCSetType(pc, PCHJACOBI));
+  PetscCall(PCSetOperators(pc, A, A));
+  PetscCall(PetscStrcmp(p.dmkind, "shell", &isshell));
+  if (isshell) { /* a DM that is not a DMDA */
+    PetscCall(DMShellCreate(PETSC_COMM_WORLD, &shell));
+    PetscCall(PCSetDM(pc, shell));
+  } else if (setdm) PetscCall(PCSetDM(pc, p.da));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
+  PetscCheck(p.dof == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "[hjtest] PCSetUp accepted a grid with %" PetscInt_FMT " fields per point; the reference handles one", p.dof);
+  PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
+  PetscCall(HJParamsGet(pc, &p, PETSC_TRUE, &par));
+  PetscCall(HJProblemView(&p, &par));
+
+  PetscCall(DMCreateGlobalVector(p.da, &b));
+  PetscCall(VecDuplicate(b, &x0));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(VecDuplicate(b, &work));
+  PetscCall(HJProblemFillVec(&p, 21, b));
+  PetscCall(HJProblemFillVec(&p, 22, x0));
+  PetscCall(HJGatherVec(b, &bf));
+  PetscCall(HJGatherVec(x0, &x0f));
+  PetscCall(PetscMalloc1(p.N, &ref));
+  PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
+
+  /* PCApply: c cycles from zero; whatever y holds must not matter */
+  PetscCall(VecSet(y, 1.0e3));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(PetscArrayzero(ref, p.N));
+  PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
+  PetscCall(HJCompareRef(y, ref, &rel));
+  PetscCall(HJReport(PETSC_COMM_WORLD, "PCApply", rel, tol, PETSC_TRUE, &nchecks, &nfail));
+
+  /* PCApplyRichardson: its iterations of c cycles each from a nonzero guess (the library's man page: c cycles per
+     iteration, which is what KSPRICHARDSON's generic loop with PCApply gives; ALGORITHM.md's older text says its cycles) */
+  for (PetscInt i = 0; i < nits; i++) {
+    PetscCall(VecCopy(x0, y));
+    PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[i], PETSC_FALSE, &outits, &reason));
+    PetscCall(PetscArraycpy(ref, x0f, p.N));
+    PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, its[i] * par.c));
+    PetscCall(HJCompareRef(y, ref, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " nonzero guess", its[i]));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, PETSC_TRUE, &nchecks, &nfail));
+    if (outits != its[i] || reason != PCRICHARDSON_CONVERGED_ITS) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest FAIL PCApplyRichardson reported %" PetscInt_FMT " iterations and reason %d (want %" PetscInt_FMT ", %d)\n", outits, (int)reason, its[i], (int)PCRICHARDSON_CONVERGED_ITS));
+      nfail++;
+    }
+  }
+  /* PCApplyRichardson with guesszero: y's contents must be ignored */
+  {
+    PetscCall(VecSet(y, -7.0e2));
+    PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[nits - 1], PETSC_TRUE, &outits, &reason));
+    PetscCall(PetscArrayzero(ref, p.N));
+    PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, its[nits - 1] * par.c));
+    PetscCall(HJCompareRef(y, ref, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " zero guess", its[nits - 1]));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, PETSC_TRUE, &nchecks, &nfail));
+  }
+
+  /* KSPRICHARDSON with scale 1, KSPConvergedSkip: PETSc takes the PCApplyRichardson fast path (the MG smoother path) */
+  {
+    KSP      ksp;
+    PC       kpc;
+    PetscInt kits, n = its[nits - 1];
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPSetType(ksp, KSPRICHARDSON));
+    PetscCall(KSPGetPC(ksp, &kpc));
+    PetscCall(PCSetType(kpc, PCHJACOBI));
+    if (setdm) PetscCall(PCSetDM(kpc, p.da));
+    PetscCall(PCSetFromOptions(kpc));
+    PetscCall(KSPSetTolerances(ksp, HJ_TOL_KEEP, HJ_TOL_KEEP, HJ_TOL_KEEP, n));
+    PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+    PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+    PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
+    PetscCall(VecCopy(x0, y));
+    PetscCall(KSPSolve(ksp, b, y));
+    PetscCall(KSPGetIterationNumber(ksp, &kits));
+    PetscCall(PetscArraycpy(ref, x0f, p.N));
+    PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, n * par.c));
+    PetscCall(HJCompareRef(y, ref, &rel));
+    PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRICHARDSON+hjacobi %" PetscInt_FMT " its (%" PetscInt_FMT " done)", n, kits));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, PETSC_TRUE, &nchecks, &nfail));
+    PetscCall(KSPDestroy(&ksp));
+  }
+
+  /* PCApplyTranspose: the same cycles with A^T */
+  if (transpose) {
+    PetscCall(HJGatherMatrix(A, PETSC_TRUE, &csrT));
+    PetscCall(VecSet(y, 3.0e2));
+    PetscCall(PCApplyTranspose(pc, b, y));
+    PetscCall(PetscArrayzero(ref, p.N));
+    PetscCall(HJRefCycles(&p, &csrT, &par, bf, ref, par.c));
+    PetscCall(HJCompareRef(y, ref, &rel));
+    PetscCall(HJReport(PETSC_COMM_WORLD, "PCApplyTranspose", rel, tol, PETSC_TRUE, &nchecks, &nfail));
+    PetscCall(HJCSRDestroy(&csrT));
+  }
+
+  /* new values, same pattern: the next PCApply must see them (PCSetUp through the matrix state) */
+  PetscCall(HJCSRDestroy(&csr));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reuse_perturb_row", &p.perturb_row, NULL)); /* e.g. constant -> variable */
+  wasbox = p.box;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-reuse_box", &p.box, NULL)); /* star -> box: a new nonzero pattern */
+  PetscCall(HJProblemAssemble(&p, vseed + 100, A));
+  PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(PetscArrayzero(ref, p.N));
+  PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
+  PetscCall(HJCompareRef(y, ref, &rel));
+  PetscCall(HJReport(PETSC_COMM_WORLD, p.box && !wasbox ? "PCApply after new matrix values with box couplings" : "PCApply after new matrix values", rel, tol, PETSC_TRUE, &nchecks, &nfail));
+
+  PetscCall(HJCSRDestroy(&csr));
+  PetscCall(PetscFree(ref));
+  PetscCall(PetscFree(bf));
+  PetscCall(PetscFree(x0f));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x0));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&work));
+  PetscCall(PCDestroy(&pc));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&shell));
+  PetscCall(HJProblemDestroy(&p));
+  PetscCheck(nchecks > 0 && nfail == 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "[hjtest] %" PetscInt_FMT " of %" PetscInt_FMT " checks failed", nfail, nchecks);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest PASS all %" PetscInt_FMT " checks\n", nchecks));
+  PetscCall(PetscFinalize());
+  return 0;
+}
