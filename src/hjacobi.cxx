@@ -50,15 +50,29 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     PetscCall(DMDestroy(&hj->da));
     hj->da        = dm;
     hj->haslayout = PETSC_TRUE;
+    PetscCall(HJStencilDestroy(&hj->st)); /* extracted for the old layout */
+    PetscCall(HJStencilDestroy(&hj->stT));
+    hj->hasT = PETSC_FALSE;
     PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->layout, &hj->ghostsf));
   }
   if (!hj->tileset)
     for (PetscInt d = 0; d < 3; d++) hj->tile[d] = DefaultTile[hj->layout.dim - 1][d];
   PetscCall(PCHJacobiCheckParameters(pc));
-  /* values (or pattern) changed: re-extract; the transpose is rebuilt when next asked for */
-  PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
-  PetscCall(HJStencilDestroy(&hj->stT));
-  hj->hasT = PETSC_FALSE;
+  /* new values (or pattern, or matrix): re-extract; the transpose is rebuilt when next asked for. A setup caused
+     only by a parameter change (tile, overlap, backend) keeps the stencil. */
+  {
+    PetscObjectId    id;
+    PetscObjectState state;
+    PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+    if (!hj->st.invdiag || id != hj->stid || state != hj->ststate) {
+      PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
+      PetscCall(HJStencilDestroy(&hj->stT));
+      hj->hasT    = PETSC_FALSE;
+      hj->stid    = id;
+      hj->ststate = state;
+    }
+  }
   PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
 
   /* the backend, chosen once here */

@@ -94,14 +94,15 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Tiles, threads and shared memory for the current parameters; errors if the tile kernel is needed and the tile
-   does not fit. */
-static PetscErrorCode HJCudaConfigure(PC pc, HJCudaConfig *cfg)
+/* Tiles, threads and shared memory for the current parameters and stencil st; errors if the tile kernel is needed
+   and the tile does not fit. */
+static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *cfg)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   HJCuda         *cu = (HJCuda *)hj->cuda;
   const HJLayout *L  = &hj->layout;
   long long       npts = 1, nbuf = 1;
+  const int       target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
@@ -126,14 +127,14 @@ static PetscErrorCode HJCudaConfigure(PC pc, HJCudaConfig *cfg)
   }
   cfg->ntot = cfg->ntiles[0] * cfg->ntiles[1] * cfg->ntiles[2];
   cfg->smem = 2 * (size_t)nbuf * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
-  for (cfg->ppt = 1; cfg->ppt < hjcuda::kMaxPointsPerThread && (npts + cfg->ppt - 1) / cfg->ppt > hjcuda::kTileThreadsTarget; cfg->ppt *= 2);
+  for (cfg->ppt = 1; cfg->ppt < hjcuda::kMaxPointsPerThread && (npts + cfg->ppt - 1) / cfg->ppt > target; cfg->ppt *= 2);
   cfg->nthreads = (int)((((npts + cfg->ppt - 1) / cfg->ppt) + 31) / 32 * 32);
   if (!cfg->tile) PetscFunctionReturn(PETSC_SUCCESS);
 
   PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", cfg->W[0], cfg->W[1], cfg->W[2], npts,
              hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
-  PetscCheck(cfg->smem <= (size_t)cu->smemoptin, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+  PetscCheck(cfg->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
              cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
   PetscCheck(cfg->ntot <= 2147483647LL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", cfg->ntot);
@@ -228,7 +229,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   PetscCheck(cu && cu->npadded == ly->npadded, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
 
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(HJCudaConfigure(pc, &cfg));
+  PetscCall(HJCudaConfigure(pc, st, &cfg));
   PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
   PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
   L.b = ba;
@@ -318,7 +319,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   /* the operator changed: drop device copies of the old stencils (A^T is uploaded again when first used) */
   if (hj->st.device) PetscCall((*hj->st.devicedestroy)(&hj->st.device));
   if (hj->stT.device) PetscCall((*hj->stT.devicedestroy)(&hj->stT.device));
-  PetscCall(HJCudaConfigure(pc, &cfg)); /* errors now if the tile does not fit */
+  PetscCall(HJCudaConfigure(pc, &hj->st, &cfg)); /* errors now if the tile does not fit */
   PetscCall(HJCudaStencilEnsure(&hj->st, ly->nlocal, cfg.single, stream));
   if (cfg.tile) { /* raise the kernel's shared-memory limit and check that its registers allow the block */
     hjcuda::Launch<PetscScalar> L;
@@ -354,7 +355,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(HJCudaConfigure(pc, &cfg));
+  PetscCall(HJCudaConfigure(pc, &hj->st, &cfg));
   if (cfg.tile) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel, %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
   } else {

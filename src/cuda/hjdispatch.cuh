@@ -16,14 +16,13 @@ constexpr int DimOf(int dk) { return dk == 0 ? 1 : (dk <= 2 ? 2 : 3); }
 constexpr int KindOf(int dk) { return (dk == 2 || dk == 4) ? hj::BOX : hj::STAR; }
 constexpr int Log2PPT(int ppt) { return ppt == 1 ? 0 : (ppt == 2 ? 1 : (ppt == 4 ? 2 : 3)); }
 
-/* Classic-kernel block: threads along x up to the row length (a multiple of 32), the rest along y; each thread
-   takes py consecutive rows. */
-inline void ClassicGrid(const Box &box, int py, dim3 *grid, dim3 *block)
+/* Classic-kernel block: threads along x up to kClassicBlockX (a multiple of 32), the rest along y. */
+inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
 {
   long long bx = (box.xm0 + 31) / 32 * 32;
-  if (bx > kClassicBlockSize) bx = kClassicBlockSize;
+  if (bx > kClassicBlockX) bx = kClassicBlockX;
   const long long by = kClassicBlockSize / bx;
-  const long long gy = (box.xm1 + by * py - 1) / (by * py), gz = box.xm2;
+  const long long gy = (box.xm1 + by - 1) / by, gz = box.xm2;
   *block             = dim3((unsigned)bx, (unsigned)by, 1);
   *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
 }
@@ -85,7 +84,7 @@ cudaError_t ClassicLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   P.box     = L.box;
   P.xzero   = L.xzero;
   dim3 grid, block;
-  ClassicGrid(L.box, ClassicRowsPerThread<DIM, T>, &grid, &block);
+  ClassicGrid(L.box, &grid, &block);
   kernel<<<grid, block, 0, L.stream>>>(P);
   return cudaGetLastError();
 }
@@ -147,7 +146,7 @@ cudaError_t PadCopy(int dim, const Box &box, const T *x, T *xpad, cudaStream_t s
   static constexpr Kernel table[] = {PadCopyKernel<1, T>, PadCopyKernel<2, T>, PadCopyKernel<3, T>};
   dim3                    grid, block;
   if (dim < 1 || dim > 3) return cudaErrorInvalidValue;
-  ClassicGrid(box, 1, &grid, &block);
+  ClassicGrid(box, &grid, &block);
   table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, box);
   return cudaGetLastError();
 }

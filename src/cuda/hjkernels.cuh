@@ -100,8 +100,9 @@ __device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDi
   0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
   1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (the halo is then frozen in both).
   2. Each thread owns up to PPT points of W(T) (point p = q*blockDim.x + threadIdx.x in x-fastest order over the
-     clipped W(T)); it keeps their shared-memory offset, b, invdiag and, for STAR variable coefficients with
-     PPT <= 4, their coefficients in registers (arrays indexed only by the unrolled q).
+     clipped W(T)); it keeps their shared-memory offset, b, invdiag and, when they take at most kCachedCoefBytes
+     (STAR up to PPT = 4 in double, BOX 2D up to 4, BOX 3D 1), their variable coefficients in registers (arrays
+     indexed only by the unrolled q); other coefficients are read from global memory (L1/L2) in every sweep.
   3. k Jacobi sweeps, ping-pong between the buffers: sweep `it` reads buf[it&1] and writes buf[(it+1)&1] at W(T)
      points only. One __syncthreads() per sweep suffices: it orders the writes of sweep it before the reads of
      sweep it+1, and the reads of sweep it before the writes of sweep it+1 (which go to the buffer sweep it read).
@@ -115,7 +116,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 {
   constexpr int  NOFF   = hj::NumOffsets(DIM, KIND);
   constexpr int  P1     = DIM > 1, P2 = DIM > 2; /* ghost layer in y, z */
-  constexpr bool CACHED = VAR && KIND == hj::STAR && PPT <= 4;
+  constexpr bool CACHED = VAR && NOFF * PPT * sizeof(S) <= kCachedCoefBytes; /* coefficients in registers */
   __shared__ hj::Range range[3];
 
   /* 0. this block's tile */
@@ -226,18 +227,17 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 }
 
 /*
-  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): threads along x (coalesced),
-  each thread computing PY consecutive rows of its column, neighbours read straight from xpad. A thread computes its
-  PY values before storing any, so that all its loads may be in flight at once and the rows it shares between its
-  points (the y-neighbours) are loaded once (the compiler may not reuse or hoist a load across a store to an array
-  it cannot prove distinct); this also keeps the L2 traffic per point near the 3 arrays that reach memory. Blocks
-  are (blockDim.x, blockDim.y) with grid-stride loops over y and z so that any extent fits the grid limits.
+  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): one thread per owned point,
+  threads along x (coalesced), neighbours read straight from xpad through L1/L2 (blocks of several rows, so that
+  the rows above and below are mostly L1 hits). Grid-stride loops over y and z let any extent fit the grid limits.
   With xzero the sweep starts from x = 0: hj::PointUpdate reads a zero neighbourhood instead of xpad.
+  (Measured on an H200: 87% of cudaMemcpy device-to-device bandwidth for a 2D 5-point constant-coefficient sweep,
+  counting xpad, b and the result once each; two rows per thread or more rows per block were slower.)
 */
 template <int DIM, int KIND, bool VAR, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const ClassicParams<T> P)
 {
-  constexpr int P1 = DIM > 1, P2 = DIM > 2, PY = ClassicRowsPerThread<DIM, T>;
+  constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= P.box.xm0) return;
   /* update(u, pi): the new value of the point with unpadded index u and padded index pi */
@@ -245,17 +245,10 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
 #pragma unroll 1
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
 #pragma unroll 1
-      for (int j0 = (blockIdx.y * blockDim.y + threadIdx.y) * PY; j0 < (int)P.box.xm1; j0 += gridDim.y * blockDim.y * PY) {
-        const long long u0 = i + P.box.xm0 * (j0 + P.box.xm1 * k);
-        const long long p0 = (i + 1) + P.box.ext0 * ((j0 + P1) + P.box.ext1 * (k + P2));
-        const long long o0 = P.y.obase + i + P.y.os1 * j0 + P.y.os2 * k;
-        T               y[PY];
-#pragma unroll
-        for (int q = 0; q < PY; q++)
-          if (j0 + q < P.box.xm1) y[q] = update(u0 + q * P.box.xm0, p0 + q * P.box.ext0);
-#pragma unroll
-        for (int q = 0; q < PY; q++)
-          if (j0 + q < P.box.xm1) P.y.out[o0 + q * P.y.os1] = y[q];
+      for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)P.box.xm1; j += gridDim.y * blockDim.y) {
+        const long long u  = i + P.box.xm0 * (j + P.box.xm1 * k);
+        const long long pi = (i + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
+        P.y.out[P.y.obase + i + P.y.os1 * j + P.y.os2 * k] = update(u, pi);
       }
     }
   };

@@ -68,6 +68,8 @@ typedef struct {
   HJLayout            layout;
   PetscBool           haslayout;
   HJStencil           st;      /* A */
+  PetscObjectId       stid;    /* the Pmat st was extracted from, and its state then */
+  PetscObjectState    ststate;
   HJStencil           stT;     /* A^T, built at the first PCApplyTranspose */
   PetscBool           hasT;
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
