@@ -66,6 +66,10 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   HJCudaStencil *d = (HJCudaStencil *)st->device;
 
   PetscFunctionBegin;
+  if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant)) { /* not a copy of this stencil */
+    PetscCall(HJCudaStencilDestroy(&st->device));
+    d = NULL;
+  }
   if (!d) {
     PetscCall(PetscNew(&d));
     d->constant = st->constant;
@@ -236,8 +240,9 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
 
   const PetscLogEvent  kev   = cfg.tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
   const PetscLogDouble flops = (2.0 * st->noff + 3.0) * (cfg.tile ? cfg.workpoints * L.k : (PetscLogDouble)ly->nlocal);
-  const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ly->ext[0] * (ly->pad[1] + ly->ext[1] * ly->pad[2]), ly->ext[0], ly->ext[0] * ly->ext[1]};
-  const hjcuda::Output<PetscScalar> tox = {xa, 0, ly->xm[0], ly->xm[0] * ly->xm[1]};
+  const long long ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
+  const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
+  const hjcuda::Output<PetscScalar> tox = {xa, 0, xm0, xm0 * xm1};
 
   /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
   if (!zeroguess) {
@@ -316,9 +321,8 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
   PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
 
-  /* the operator changed: drop device copies of the old stencils (A^T is uploaded again when first used) */
-  if (hj->st.device) PetscCall((*hj->st.devicedestroy)(&hj->st.device));
-  if (hj->stT.device) PetscCall((*hj->stT.devicedestroy)(&hj->stT.device));
+  /* upload A unless its device copy is current (HJStencilExtract() destroys the copy with the old values; A^T is
+     uploaded when first used) */
   PetscCall(HJCudaConfigure(pc, &hj->st, &cfg)); /* errors now if the tile does not fit */
   PetscCall(HJCudaStencilEnsure(&hj->st, ly->nlocal, cfg.single, stream));
   if (cfg.tile) { /* raise the kernel's shared-memory limit and check that its registers allow the block */

@@ -16,12 +16,13 @@ constexpr int DimOf(int dk) { return dk == 0 ? 1 : (dk <= 2 ? 2 : 3); }
 constexpr int KindOf(int dk) { return (dk == 2 || dk == 4) ? hj::BOX : hj::STAR; }
 constexpr int Log2PPT(int ppt) { return ppt == 1 ? 0 : (ppt == 2 ? 1 : (ppt == 4 ? 2 : 3)); }
 
-/* Classic-kernel block: threads along x up to kClassicBlockX (a multiple of 32), the rest along y. */
+/* Classic-kernel block: up to kClassicRows rows of threads (the rows above and below a point are then mostly L1
+   hits), the rest along x in multiples of 32. */
 inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
 {
-  long long bx = (box.xm0 + 31) / 32 * 32;
-  if (bx > kClassicBlockX) bx = kClassicBlockX;
-  const long long by = kClassicBlockSize / bx;
+  const long long by = box.xm1 < kClassicRows ? box.xm1 : kClassicRows;
+  long long       bx = (box.xm0 + 31) / 32 * 32;
+  if (bx > kClassicBlockSize / by / 32 * 32) bx = kClassicBlockSize / by / 32 * 32;
   const long long gy = (box.xm1 + by - 1) / by, gz = box.xm2;
   *block             = dim3((unsigned)bx, (unsigned)by, 1);
   *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));

@@ -8,15 +8,16 @@
 
 namespace hjcuda
 {
-/* The tile kernel runs at most this many threads per block; __launch_bounds__ lets the compiler give each
-   thread up to 128 registers, enough to keep PPT <= 4 points' coefficients in registers. */
-constexpr int kTileMaxThreads     = 512;
-constexpr int kTileThreadsTarget  = 256; /* threads per block the tile configuration aims at ... */
+/* The tile kernel runs at most this many threads per block; __launch_bounds__ then gives each thread up to 128
+   registers, enough for kCachedCoefBytes of coefficients plus b, invdiag and the value of each of its points. */
+constexpr int kTileMaxThreads          = 512;
+constexpr int kTileThreadsTarget       = 256; /* threads per block the tile configuration aims at ... */
 constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stencils, so that 3D keeps PPT = 1 */
-constexpr int kCachedCoefBytes    = 256; /* variable coefficients kept in registers per thread, at most */
-constexpr int kMaxPointsPerThread = 8;   /* PPT is 1, 2, 4 or 8 */
-constexpr int kClassicBlockSize   = 256;
-constexpr int kClassicBlockX      = 64; /* classic block: 64 x 4 threads */
+constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
+constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
+constexpr int kClassicBlockSize        = 256;
+constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
+
 /* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
    ypad: obase = 1 + ext0*(P1 + ext1*P2), os1 = ext0, os2 = ext0*ext1; x: obase = 0, os1 = xm0, os2 = xm0*xm1. */
 template <class T>

@@ -64,7 +64,7 @@ HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omeg
 {
   constexpr int n   = NumOffsets(DIM, KIND);
   T             sum = 0;
-#if defined(__CUDACC__)
+#if defined(__CUDA_ARCH__)
   #pragma unroll
 #endif
   for (int s = 0; s < n; s++) sum += a(s) * yc[Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2)];
