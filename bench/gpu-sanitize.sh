@@ -6,9 +6,7 @@ CUB="-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"
 cases=(
   "-dim 2 -da_grid_x 67 -da_grid_y 45 -pc_hjacobi_tile 16,8 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2"
   "-dim 3 -kind box -n 23 -pc_hjacobi_tile 8,6,5 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 3"
-  "-dim 1 -n 301 -pc_hjacobi_tile 32 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3"
   "-constant -dim 2 -n 45 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 1"
-  "-dim 3 -n 19 -pc_hjacobi_tile 8 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_inner_precision single -tol 1e-5"
 )
 if [ -z "$CS" ]; then
   log "SKIP sanitize: no compute-sanitizer"
@@ -17,7 +15,7 @@ else
   for c in "${cases[@]}"; do
     for tool in memcheck racecheck; do
       i=$((i + 1))
-      if $CS --tool $tool --error-exitcode 99 $TR $CUB $c >"$OUT/sanitize-$tool-$i.log" 2>&1 && grep -q "ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards" "$OUT/sanitize-$tool-$i.log"; then
+      if timeout 60 $CS --tool $tool --error-exitcode 99 $TR $CUB $c >"$OUT/sanitize-$tool-$i.log" 2>&1 && grep -q "ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards" "$OUT/sanitize-$tool-$i.log"; then
         log "PASS sanitize $tool: $c ($(grep -hoE '(ERROR|RACECHECK) SUMMARY: [^$]*' "$OUT/sanitize-$tool-$i.log" | head -1))"
       else
         log "FAIL sanitize $tool: $c"; tail -20 "$OUT/sanitize-$tool-$i.log"; fails=$((fails + 1))

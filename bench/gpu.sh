@@ -5,7 +5,7 @@
 #   bench/gpu.sh run [PART...]      # on the GPU machine, from the repo root; results under $OUT (default ./gpu-out)
 #
 # With the `device` tool of this workplace:  run(command="bench/gpu.sh run", carry=[".device"]).
-# PARTs (default: all, in this order): env check sanitize tutorials roofline paper mg
+# PARTs (default: all, in this order): env check tutorials roofline sanitize mg paper
 #   env        GPU name, driver, commit
 #   check      CUDA backend vs host backend on the test matrix (1 and 2 ranks)
 #   sanitize   compute-sanitizer memcheck and racecheck on CUDA cases
@@ -38,7 +38,9 @@ B=$dev/build
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
 LIB=$B/libpetsc-hjacobi.so
 GPUOPT="-dm_vec_type cuda -dm_mat_type aijcusparse"
-parts=${*:-env check sanitize tutorials roofline paper mg}
+parts=${*:-env check tutorials roofline sanitize mg paper}
+START=$(date +%s); DEADLINE=${GPU_DEADLINE:-540} # seconds for the whole command; the paper part gets what is left
+left() { echo $((DEADLINE - ($(date +%s) - START))); }
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }
 fails=0
 runcase() { # name, command...: run, record PASS/FAIL
@@ -54,6 +56,7 @@ for part in $parts; do
     log "date: $(date -u +%FT%TZ)"
     ;;
   *)
+    log "== $part ($(left) s left)"
     if [ -x "$here/bench/gpu-$part.sh" ]; then
       . "$here/bench/gpu-$part.sh"
     else
