@@ -16,7 +16,8 @@ mgrun "B3 mg+hjacobi(k4,w0.8,its2)" $M3 $G3 $HJ -mg_levels_pc_hjacobi_subiterati
 mgrun "B3 mg+hjacobi(k4,w0.8,its1)" $M3 $G3 $HJ -mg_levels_pc_hjacobi_subiterations 4 -mg_levels_ksp_max_it 1
 mgrun "B3 mg+chebyshev/jacobi" $M3 $G3 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
 mgrun "B3 gamg" $M3 $G3 -pc_type gamg
-mgrun "B4 cg+jacobi(3d)" $M3 $G3 -ksp_type cg -pc_type jacobi -ksp_max_it 5000
-mgrun "B4 cg+hjacobi(3d,k4,o0)" $M3 $G3 -ksp_type cg -pc_type hjacobi -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 4 -pc_hjacobi_overlap 0 -ksp_max_it 5000
+mgrun "B4 cg+jacobi(3d,symmetric)" $M3 $G3 -symmetric -ksp_type cg -pc_type jacobi -ksp_max_it 5000
+mgrun "B4 cg+hjacobi(3d,symmetric,k4,w0.8,o0)" $M3 $G3 -symmetric -ksp_type cg -pc_type hjacobi -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 4 -pc_hjacobi_omega 0.8 -pc_hjacobi_overlap 0 -ksp_max_it 5000
 mgrun "B4 cg+jacobi(varcoef2d)" $V2 -n ${VC_N:-2049} -pc_type jacobi -ksp_max_it 20000
 mgrun "B4 cg+hjacobi(varcoef2d,k8,o0)" $V2 -n ${VC_N:-2049} -pc_type hjacobi -pc_hjacobi_tile 32 -pc_hjacobi_subiterations 8 -pc_hjacobi_overlap 0 -ksp_max_it 20000
+mgrun "B4 cg+hjacobi(varcoef2d,k16,w0.8,o0)" $V2 -n ${VC_N:-2049} -pc_type hjacobi -pc_hjacobi_tile 32 -pc_hjacobi_subiterations 16 -pc_hjacobi_omega 0.8 -pc_hjacobi_overlap 0 -ksp_max_it 20000

@@ -11,7 +11,7 @@ tut() { # name np exe args...: GPU run vs host-backend run, same options
 E45=$B/test/tutorial_ex45; E50=$B/test/tutorial_ex50
 for np in 1 2; do
   tut ex45_mg_hjacobi $np $E45 -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type mg -pc_mg_levels 4 -mg_levels_pc_type hjacobi
-  tut ex45_mg_richardson_hjacobi $np $E45 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_type mg -pc_mg_levels 3 -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi -mg_levels_pc_hjacobi_omega 0.8
+  tut ex45_mg_richardson_hjacobi $np $E45 -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type mg -pc_mg_levels 4 -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi -mg_levels_pc_hjacobi_omega 0.8
   tut ex45_mg_galerkin $np $E45 -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_type mg -pc_mg_levels 3 -pc_mg_galerkin pmat -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi
   tut ex50_hjacobi $np $E50 -da_grid_x 129 -da_grid_y 129 -pc_type hjacobi -pc_hjacobi_overlap 2
 done
