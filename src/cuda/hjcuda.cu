@@ -4,6 +4,10 @@
    Kernels: k = 1 runs the fused classic sweep (one thread per point, neighbours from global memory; one cycle is
    one damped Jacobi sweep whatever the tile). k >= 2 runs the tile kernel: one block per tile, k sweeps in shared
    memory (hjkernels.cuh). -pc_hjacobi_cuda_tile_kernel forces the tile kernel for k = 1 too (testing).
+   -pc_hjacobi_cuda_kernel auto|shared|registers picks the tile kernel: shared (TileKernel: every neighbour from
+   shared memory, any dimension and stencil) or registers (TileKernelStrip2D: 2D star only, each thread keeps a
+   vertical strip of R points in registers, about 3.5 shared-memory accesses per update instead of 6); auto = shared.
+   -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
    into shared memory as float, b, the diagonal and the coefficients are float (float copies of the planes are made
@@ -30,6 +34,7 @@ typedef struct {
 typedef struct {
   PetscBool      tile;       /* tile kernel (else classic) */
   PetscBool      single;     /* tile kernel with float sub-iterations */
+  PetscBool      regs;       /* tile kernel: the register-strip kernel (ppt is then its strip length R) */
   long long      W[3];       /* largest working region per direction */
   long long      ntiles[3], ntot;
   int            ppt, nthreads;
@@ -43,7 +48,12 @@ typedef struct {
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
   PetscBool    forcetile;   /* -pc_hjacobi_cuda_tile_kernel */
+  PetscInt     kernel;      /* -pc_hjacobi_cuda_kernel: HJ_CUDA_KERNEL_AUTO, _SHARED or _REGISTERS */
+  PetscInt     strip;       /* -pc_hjacobi_cuda_strip: 0 (choose), 4 or 8 */
 } HJCuda;
+
+enum { HJ_CUDA_KERNEL_AUTO, HJ_CUDA_KERNEL_SHARED, HJ_CUDA_KERNEL_REGISTERS };
+static const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 static PetscErrorCode HJCudaStencilDestroy(void **ptr)
 {
@@ -135,9 +145,28 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   cfg->nthreads = (int)((((npts + cfg->ppt - 1) / cfg->ppt) + 31) / 32 * 32);
   if (!cfg->tile) PetscFunctionReturn(PETSC_SUCCESS);
 
-  PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+  if (cu->kernel == HJ_CUDA_KERNEL_REGISTERS) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
+    const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
+    const long long W0 = cfg->W[0], W1 = cfg->W[1];
+    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8;
+
+    PetscCheck(L->dim == 2 && st->kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
+    cfg->regs = PETSC_TRUE;
+    cfg->ppt  = 0;
+    for (int pass = 0; pass < 2 && !cfg->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
+      for (int R = R0; R <= R1 && !cfg->ppt; R *= 2) {
+        const long long nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
+        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) cfg->ppt = R, cfg->nthreads = (int)nth;
+      }
+    }
+    PetscCheck(cfg->ppt, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
+               "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", W0, W1,
+               (W0 * ((W1 + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
+  } else {
+    PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", cfg->W[0], cfg->W[1], cfg->W[2], npts,
              hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
+  }
   PetscCheck(cfg->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
              cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
@@ -158,6 +187,7 @@ static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaC
   L->kind     = (int)st->kind;
   L->var      = !st->constant;
   L->single   = cfg->single;
+  L->regs     = (bool)cfg->regs;
   L->ppt      = cfg->ppt;
   L->nthreads = cfg->nthreads;
   L->smem     = cfg->smem;
@@ -306,6 +336,12 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
   PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_tile_kernel", &cu->forcetile, NULL));
+  PetscCall(PetscOptionsGetEList(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_kernel", HJCudaKernels, 3, &cu->kernel, NULL));
+  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_strip", &cu->strip, NULL));
+  PetscCheck(cu->strip == 0 || cu->strip == 4 || cu->strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points", cu->strip);
+  if (cu->kernel == HJ_CUDA_KERNEL_REGISTERS)
+    PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+               "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
 
   /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size
@@ -361,9 +397,10 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(HJCudaConfigure(pc, &hj->st, &cfg));
   if (cfg.tile) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel, %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : "shared",
+                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : "", cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
   } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory)\n", cu->name));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[cu->kernel]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -28,11 +28,12 @@ inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
   *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
 }
 
-template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
-cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+/* Launch one tile-kernel instantiation (TileKernel or TileKernelStrip2D: both take TileParams) with L's grid, block
+   and shared memory; with attr only raise its shared-memory limit and return its attributes. */
+template <class T, class S>
+cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &L, cudaFuncAttributes *attr)
 {
-  auto        kernel = TileKernel<DIM, KIND, VAR, T, S, PPT>;
-  cudaError_t err    = cudaSuccess;
+  cudaError_t err = cudaSuccess;
 
   if (L.smem > 48 * 1024) err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L.smem);
   if (err != cudaSuccess) return err;
@@ -65,6 +66,18 @@ cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   P.xzero = L.xzero;
   kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
   return cudaGetLastError();
+}
+
+template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
+cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  return TileLaunchKernel<T, S>(TileKernel<DIM, KIND, VAR, T, S, PPT>, L, attr);
+}
+
+template <bool VAR, class T, class S, int R>
+cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  return TileLaunchKernel<T, S>(TileKernelStrip2D<VAR, T, S, R>, L, attr);
 }
 
 template <int DIM, int KIND, bool VAR, class T>
@@ -111,6 +124,22 @@ constexpr std::array<Launcher<T>, sizeof...(I)> TileTable(std::index_sequence<I.
   return {{TileEntry<T, I>()...}};
 }
 
+/* Register-strip table (2D star only) index: (var*2 + single)*2 + (R == 8); 8 entries. */
+template <class T, std::size_t I>
+constexpr Launcher<T> StripEntry()
+{
+  constexpr bool r8     = I % 2;
+  constexpr bool single = (I / 2) % 2;
+  constexpr bool var    = (I / 4) % 2;
+  using S               = std::conditional_t<single, float, T>;
+  return &StripLaunchOne<var, T, S, r8 ? 8 : 4>;
+}
+template <class T, std::size_t... I>
+constexpr std::array<Launcher<T>, sizeof...(I)> StripTable(std::index_sequence<I...>)
+{
+  return {{StripEntry<T, I>()...}};
+}
+
 /* Classic table index: dk*2 + var; 10 entries. */
 template <class T, std::size_t I>
 constexpr Launcher<T> ClassicEntry()
@@ -127,6 +156,12 @@ template <class T>
 cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
+  static constexpr auto strips = StripTable<T>(std::make_index_sequence<8>{});
+  if (L.regs) {
+    const bool single = L.single && !std::is_same<T, float>::value;
+    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return cudaErrorInvalidValue;
+    return strips[((int)L.var * 2 + (int)L.single) * 2 + (L.ppt == 8)](L, attr);
+  }
   if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return cudaErrorInvalidValue;
   const int idx = ((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt);
   return table[idx](L, attr);

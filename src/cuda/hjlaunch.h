@@ -16,6 +16,10 @@ constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stenci
 constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
 constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
 constexpr int kClassicBlockSize        = 256;
+/* The register-strip kernel (2D star): strips of R = 4 or 8 points per thread, at most RegMaxThreads threads per
+   block. With variable coefficients in double and R = 8 a thread keeps 8 x 6 doubles of b, inverse diagonal and
+   coefficients, so that instantiation is bounded at 256 threads (255 registers) instead of 512 (128 registers). */
+constexpr int RegMaxThreads(int R, bool var, int ssize) { return var && R * ssize > 32 ? 256 : 512; }
 constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
 
 /* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
@@ -45,7 +49,8 @@ struct Launch {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
-  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8 */
+  bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4 or 8 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;

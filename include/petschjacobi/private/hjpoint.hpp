@@ -56,19 +56,36 @@ HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
   return r;
 }
 
-/* One damped Jacobi update of the point at yc:
+/* One damped Jacobi update of one point, from its neighbours' values:
      y(p) + w * (b(p) - sum_s a_s(p) y(p+s) - d(p) y(p)) / d(p)
-   yc points into an array with strides (1, sy, sz); a(s) returns the coefficient of offset s. */
-template <int DIM, int KIND, class T, class Coef>
-HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omega, const Coef &a)
+   yn(s) returns the value at offset s (hj::Offset order), y the value at the point, a(s) the coefficient of offset s.
+   This is the one place the formula is written: the pointer form below and every kernel end here. */
+template <int DIM, int KIND, class T, class Nbr, class Coef>
+HJ_HD T PointUpdate(const Nbr &yn, T y, T b, T invd, T omega, const Coef &a)
 {
   constexpr int n   = NumOffsets(DIM, KIND);
   T             sum = 0;
 #if defined(__CUDA_ARCH__)
   #pragma unroll
 #endif
-  for (int s = 0; s < n; s++) sum += a(s) * yc[Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2)];
-  const T y = yc[0];
+  for (int s = 0; s < n; s++) sum += a(s) * yn(s);
   return y + omega * ((b - sum) * invd - y);
+}
+
+/* The neighbours of the point at yc in an array with strides (1, sy, sz). */
+template <int DIM, int KIND, class T>
+struct StridedNeighbours {
+  const T  *yc;
+  long long sy, sz;
+  HJ_HD T   operator()(int s) const { return yc[Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2)]; }
+};
+
+/* One damped Jacobi update of the point at yc:
+     y(p) + w * (b(p) - sum_s a_s(p) y(p+s) - d(p) y(p)) / d(p)
+   yc points into an array with strides (1, sy, sz); a(s) returns the coefficient of offset s. */
+template <int DIM, int KIND, class T, class Coef>
+HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omega, const Coef &a)
+{
+  return PointUpdate<DIM, KIND>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, invd, omega, a);
 }
 } // namespace hj
