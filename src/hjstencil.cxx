@@ -116,6 +116,12 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
   PetscCall(MatGetLocalSize(A, &m, &n));
   PetscCheck(m == N && n == N, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat has %" PetscInt_FMT " x %" PetscInt_FMT " local rows x columns but its DMDA owns %" PetscInt_FMT " points; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, N);
+  {
+    PetscBool hasrow, assembled;
+    PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
+    PetscCall(MatAssembled(A, &assembled));
+    PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
+  }
   PetscCall(HJStencilDestroy(st));
   PetscCall(PetscCalloc2(N, &diag, N, &hasdiag));
 
@@ -167,7 +173,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   /* pass 2: coefficient planes of the chosen kind */
   st->kind = gflags[2] ? hj::BOX : hj::STAR;
   st->noff = hj::NumOffsets((int)dim, (int)st->kind);
-  PetscCall(PetscCalloc1(st->noff * N, &st->coef));
+  PetscCall(PetscCalloc1((size_t)st->noff * N, &st->coef));
   PetscCall(PetscMalloc1(N, &st->invdiag));
   for (PetscInt u = 0; u < N; u++) st->invdiag[u] = 1.0 / diag[u];
   PetscCall(PetscFree2(diag, hasdiag));
@@ -175,7 +181,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     const PetscInt rp[3] = {L->xs[0] + u % L->xm[0], L->xs[1] + (u / L->xm[0]) % L->xm[1], L->xs[2] + u / (L->xm[0] * L->xm[1])};
     const PetscInt off[3] = {Wrap(L, 0, pt[0] - rp[0]), Wrap(L, 1, pt[1] - rp[1]), Wrap(L, 2, pt[2] - rp[2])};
     const PetscInt s      = OffsetIndex(dim, st->kind, off);
-    if (s >= 0) st->coef[s * N + u] += v; /* the centre and zero entries outside the box are skipped */
+    if (s >= 0) st->coef[(size_t)s * N + u] += v; /* the centre and zero entries outside the box are skipped */
     return PETSC_SUCCESS;
   }));
 
@@ -194,9 +200,9 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
       }
       if (!in) continue;
       if (!found) {
-        st->ccoef[s] = st->coef[s * N + u];
+        st->ccoef[s] = st->coef[(size_t)s * N + u];
         found        = PETSC_TRUE;
-      } else if (st->coef[s * N + u] != st->ccoef[s]) st->constant = PETSC_FALSE;
+      } else if (st->coef[(size_t)s * N + u] != st->ccoef[s]) st->constant = PETSC_FALSE;
     }
     if (!found) st->ccoef[s] = 0;
   }

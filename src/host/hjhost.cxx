@@ -42,7 +42,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
               for (long long ii = 0; ii < w[0]; ii++) {
                 const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
                 const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
-                buf1[q]           = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, b[u], st->invdiag[u], omega, [&](int s) { return st->coef[s * N + u]; });
+                buf1[q]           = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, b[u], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
               }
           std::swap(buf0, buf1);
         }
