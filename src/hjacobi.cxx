@@ -98,6 +98,12 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall((*hj->ops->setup)(pc));
+  { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
+    const PetscInt called = pc->setupcalled;
+    pc->setupcalled       = 1;
+    PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
+    pc->setupcalled = called;
+  }
   PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.constant ? "constant" : "variable", hj->ops->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
