@@ -95,15 +95,19 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     if (found) ops = &HJBackendCUDA;
   }
 #endif
+  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
+  if (hj->host && hj->ops != &HJBackendHost) PetscCall((*HJBackendHost.reset)(pc)); /* a CUDA backend's host fallback: remade lazily to the current sizes */
   PetscCall((*hj->ops->setup)(pc));
+#if PETSC_VERSION_LT(3, 23, 0)
   { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
     const PetscInt called = pc->setupcalled;
     pc->setupcalled       = 1;
     PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
     pc->setupcalled = called;
   }
+#endif
   PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.constant ? "constant" : "variable", hj->ops->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -217,6 +221,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
+    if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
     if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -774,9 +779,11 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    Level: intermediate
 
    Notes:
-   The Pmat must be an assembled AIJ matrix (`MATAIJ`, `MATAIJCUSPARSE`, ...) on a `DMDA` with dof = 1 whose
-   entries lie in the 3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal
-   has no zeros. The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`).
+   The Pmat must be an assembled AIJ matrix (`MATAIJ`, `MATAIJCUSPARSE`, ...) on a `DMDA` whose entries lie in the
+   3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal has no zeros.
+   The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`). With dof > 1 fields per point
+   (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
+   division becomes a solve with it (host backend only for now).
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which

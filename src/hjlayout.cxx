@@ -13,7 +13,7 @@ PetscErrorCode HJLayoutCreate(DM da, HJLayout *L)
   PetscCall(PetscMemzero(L, sizeof(*L)));
   PetscCall(PetscObjectGetComm((PetscObject)da, &comm));
   PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &procs[0], &procs[1], &procs[2], &dof, &sw, &bnd[0], &bnd[1], &bnd[2], NULL));
-  PetscCheck(dof == 1, comm, PETSC_ERR_SUP, "PCHJACOBI supports DMDAs with dof = 1 for now; this DMDA has dof = %" PetscInt_FMT " (point-block hierarchical Jacobi is not implemented yet: use -pc_type pbjacobi)", dof);
+  PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF, comm, PETSC_ERR_SUP, "PCHJACOBI supports DMDAs with 1 <= dof <= %d fields per point (point-block hierarchical Jacobi); this DMDA has dof = %" PetscInt_FMT, HJ_MAX_DOF, dof);
   for (PetscInt d = 0; d < dim; d++) {
     PetscCheck(bnd[d] == DM_BOUNDARY_NONE || bnd[d] == DM_BOUNDARY_GHOSTED || bnd[d] == DM_BOUNDARY_PERIODIC, comm, PETSC_ERR_SUP, "PCHJACOBI does not support %s boundaries (direction %" PetscInt_FMT "); use DM_BOUNDARY_NONE, GHOSTED or PERIODIC", DMBoundaryTypes[bnd[d]], d);
     PetscCheck(bnd[d] != DM_BOUNDARY_PERIODIC || M[d] >= 3, comm, PETSC_ERR_SUP, "PCHJACOBI needs at least 3 points in a periodic direction (direction %" PetscInt_FMT " has %" PetscInt_FMT "): with fewer, the two neighbours of a point coincide", d, M[d]);
@@ -21,6 +21,7 @@ PetscErrorCode HJLayoutCreate(DM da, HJLayout *L)
   PetscCall(DMDAGetOwnershipRanges(da, &own[0], &own[1], &own[2]));
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   L->dim = dim;
+  L->dof = dof;
   for (PetscInt d = 0; d < 3; d++) {
     const PetscBool used = (PetscBool)(d < dim);
     L->M[d]              = used ? M[d] : 1;
@@ -68,7 +69,7 @@ PetscBool HJLayoutSame(DM da, const HJLayout *L)
   if (!L->rstart) return PETSC_FALSE;
   if (DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL)) return PETSC_FALSE;
   if (DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2])) return PETSC_FALSE;
-  if (dim != L->dim || dof != 1) return PETSC_FALSE;
+  if (dim != L->dim || dof != L->dof) return PETSC_FALSE;
   for (PetscInt d = 0; d < dim; d++)
     if (M[d] != L->M[d] || xs[d] != L->xs[d] || xm[d] != L->xm[d]) return PETSC_FALSE;
   return PETSC_TRUE;
@@ -86,13 +87,15 @@ static PetscInt OwnerCoord(const HJLayout *L, PetscInt d, PetscInt g)
   return lo;
 }
 
-/* Grid point (i,j,k) of the global PETSc-ordering index g (dof = 1). */
-PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt g, PetscInt pt[3])
+/* Grid point (i,j,k) and field of the global PETSc-ordering index g (a row or column of the Pmat). */
+PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt gidx, PetscInt pt[3], PetscInt *field)
 {
-  PetscMPIInt lo = 0, hi = L->size;
+  PetscMPIInt    lo = 0, hi = L->size;
+  const PetscInt g = gidx / L->dof; /* the grid point's index */
 
   PetscFunctionBegin;
-  PetscCheck(g >= 0 && g < L->rstart[L->size], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Global index %" PetscInt_FMT " outside the DMDA", g);
+  *field = gidx % L->dof;
+  PetscCheck(gidx >= 0 && g < L->rstart[L->size], PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Global index %" PetscInt_FMT " outside the DMDA", gidx);
   while (hi - lo > 1) {
     const PetscMPIInt mid = (lo + hi) / 2;
     if (g >= L->rstart[mid]) lo = mid;
@@ -111,7 +114,8 @@ PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt g, PetscInt pt[
 
 /* The SF that fills the ghost layer of a padded array in place: leaves are this rank's layer positions inside the
    domain, or wrapped into it in periodic directions (corners included, so box operators on STAR DMDAs get their
-   corner neighbours), roots the owners' padded positions of the same points. NULL when there is nothing to exchange. */
+   corner neighbours), roots the owners' padded positions of the same points. NULL when there is nothing to exchange.
+   Positions are scalar positions: the dof values of padded point q are at dof*q + c. */
 PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *sf)
 {
   PetscInt    *ilocal, nleaves = 0, nlayer = L->npadded - L->nlocal;
@@ -120,8 +124,8 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
   PetscFunctionBegin;
   *sf = NULL;
   if (L->size == 1 && L->bnd[0] != DM_BOUNDARY_PERIODIC && L->bnd[1] != DM_BOUNDARY_PERIODIC && L->bnd[2] != DM_BOUNDARY_PERIODIC) PetscFunctionReturn(PETSC_SUCCESS); /* nothing to exchange */
-  PetscCall(PetscMalloc1(nlayer, &ilocal));
-  PetscCall(PetscMalloc1(nlayer, &iremote));
+  PetscCall(PetscMalloc1(nlayer * L->dof, &ilocal));
+  PetscCall(PetscMalloc1(nlayer * L->dof, &iremote));
   for (PetscInt k = 0; k < L->ext[2]; k++)
     for (PetscInt j = 0; j < L->ext[1]; j++)
       for (PetscInt i = 0; i < L->ext[0]; i++) {
@@ -139,13 +143,15 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
           rpos += rstride * (g[d] - L->start[d][c[d]] + L->pad[d]);
           rstride *= L->start[d][c[d] + 1] - L->start[d][c[d]] + 2 * L->pad[d];
         }
-        ilocal[nleaves]        = i + L->ext[0] * (j + L->ext[1] * k);
-        iremote[nleaves].rank  = c[0] + L->procs[0] * (c[1] + L->procs[1] * c[2]);
-        iremote[nleaves].index = rpos;
-        nleaves++;
+        for (PetscInt f = 0; f < L->dof; f++) {
+          ilocal[nleaves]        = L->dof * (i + L->ext[0] * (j + L->ext[1] * k)) + f;
+          iremote[nleaves].rank  = c[0] + L->procs[0] * (c[1] + L->procs[1] * c[2]);
+          iremote[nleaves].index = L->dof * rpos + f;
+          nleaves++;
+        }
       }
   PetscCall(PetscSFCreate(comm, sf));
-  PetscCall(PetscSFSetGraph(*sf, L->npadded, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
+  PetscCall(PetscSFSetGraph(*sf, L->npadded * L->dof, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(*sf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -5,14 +5,18 @@
 
 namespace
 {
-/* Calls f(u, pt, value) for every stored entry of every local row u, pt being the column's grid point. */
+/* Calls f(r, pt, cf, value) for every stored entry of every local row r (r = dof*u + c: field c of owned point u),
+   pt being the column's grid point and cf its field. */
 template <class F>
 PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
 {
   PetscBool   isseq, ismpi;
   const auto *xs = L->xs, *xm = L->xm;
-  auto        localpoint = [&](PetscInt c, PetscInt pt[3]) {
-    pt[0] = xs[0] + c % xm[0];
+  const auto  dof        = L->dof;
+  auto        localpoint = [&](PetscInt col, PetscInt pt[3], PetscInt *cf) {
+    const PetscInt c = col / dof;
+    *cf              = col % dof;
+    pt[0]            = xs[0] + c % xm[0];
     pt[1] = xs[1] + (c / xm[0]) % xm[1];
     pt[2] = xs[2] + c / (xm[0] * xm[1]);
   };
@@ -29,9 +33,9 @@ PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
     PetscCall(MatSeqAIJGetArrayRead(S, &aa));
     for (PetscInt u = 0; u < n; u++)
       for (PetscInt e = ia[u]; e < ia[u + 1]; e++) {
-        PetscInt pt[3];
-        PetscCall(colpoint(ja[e], pt));
-        PetscCall(f(u, pt, aa[e]));
+        PetscInt pt[3], cf;
+        PetscCall(colpoint(ja[e], pt, &cf));
+        PetscCall(f(u, pt, cf, aa[e]));
       }
     PetscCall(MatSeqAIJRestoreArrayRead(S, &aa));
     PetscCall(MatRestoreRowIJ(S, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
@@ -42,19 +46,19 @@ PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &isseq));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPIAIJ, &ismpi));
   if (isseq) {
-    PetscCall(csr(A, [&](PetscInt c, PetscInt pt[3]) -> PetscErrorCode {
-      localpoint(c, pt);
+    PetscCall(csr(A, [&](PetscInt c, PetscInt pt[3], PetscInt *cf) -> PetscErrorCode {
+      localpoint(c, pt, cf);
       return PETSC_SUCCESS;
     }));
   } else if (ismpi) {
     Mat             Ad, Ao;
     const PetscInt *garray;
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
-    PetscCall(csr(Ad, [&](PetscInt c, PetscInt pt[3]) -> PetscErrorCode {
-      localpoint(c, pt);
+    PetscCall(csr(Ad, [&](PetscInt c, PetscInt pt[3], PetscInt *cf) -> PetscErrorCode {
+      localpoint(c, pt, cf);
       return PETSC_SUCCESS;
     }));
-    PetscCall(csr(Ao, [&](PetscInt c, PetscInt pt[3]) -> PetscErrorCode { return HJLayoutPointOfGlobal(L, garray[c], pt); }));
+    PetscCall(csr(Ao, [&](PetscInt c, PetscInt pt[3], PetscInt *cf) -> PetscErrorCode { return HJLayoutPointOfGlobal(L, garray[c], pt, cf); }));
   } else { /* any other type with MatGetRow (BAIJ with block size 1, SELL, ...) */
     PetscInt rstart, rend;
     PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
@@ -64,9 +68,9 @@ PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
       const PetscScalar *vals;
       PetscCall(MatGetRow(A, r, &ncols, &cols, &vals));
       for (PetscInt e = 0; e < ncols; e++) {
-        PetscInt pt[3];
-        PetscCall(HJLayoutPointOfGlobal(L, cols[e], pt));
-        PetscCall(f(r - rstart, pt, vals[e]));
+        PetscInt pt[3], cf;
+        PetscCall(HJLayoutPointOfGlobal(L, cols[e], pt, &cf));
+        PetscCall(f(r - rstart, pt, cf, vals[e]));
       }
       PetscCall(MatRestoreRow(A, r, &ncols, &cols, &vals));
     }
@@ -91,6 +95,48 @@ PetscInt OffsetIndex(PetscInt dim, PetscInt kind, const PetscInt off[3])
     if (off[0] == hj::Offset((int)dim, (int)kind, (int)s, 0) && off[1] == hj::Offset((int)dim, (int)kind, (int)s, 1) && off[2] == hj::Offset((int)dim, (int)kind, (int)s, 2)) return s;
   return -1;
 }
+
+/* inv = A^{-1} for an n x n row-major block (n <= HJ_MAX_DOF): Gauss-Jordan elimination with partial pivoting.
+   Returns false when A is singular (a zero pivot) or the inverse is not finite. */
+bool InvertBlock(PetscInt n, const PetscScalar *A, PetscScalar *inv)
+{
+  PetscScalar a[HJ_MAX_DOF * HJ_MAX_DOF];
+
+  for (PetscInt i = 0; i < n * n; i++) {
+    a[i]   = A[i];
+    inv[i] = (i / n == i % n) ? 1.0 : 0.0;
+  }
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt piv = k;
+    for (PetscInt i = k + 1; i < n; i++)
+      if (PetscAbsScalar(a[i * n + k]) > PetscAbsScalar(a[piv * n + k])) piv = i;
+    if (a[piv * n + k] == (PetscScalar)0) return false;
+    if (piv != k)
+      for (PetscInt j = 0; j < n; j++) {
+        const PetscScalar t = a[k * n + j], ti = inv[k * n + j];
+        a[k * n + j]        = a[piv * n + j];
+        a[piv * n + j]      = t;
+        inv[k * n + j]      = inv[piv * n + j];
+        inv[piv * n + j]    = ti;
+      }
+    const PetscScalar d = 1.0 / a[k * n + k];
+    for (PetscInt j = 0; j < n; j++) {
+      a[k * n + j] *= d;
+      inv[k * n + j] *= d;
+    }
+    for (PetscInt i = 0; i < n; i++) {
+      const PetscScalar f = a[i * n + k];
+      if (i == k || f == (PetscScalar)0) continue;
+      for (PetscInt j = 0; j < n; j++) {
+        a[i * n + j] -= f * a[k * n + j];
+        inv[i * n + j] -= f * inv[k * n + j];
+      }
+    }
+  }
+  for (PetscInt i = 0; i < n * n; i++)
+    if (PetscIsInfOrNanScalar(inv[i])) return false;
+  return true;
+}
 } // namespace
 
 PetscErrorCode HJStencilDestroy(HJStencil *st)
@@ -106,16 +152,20 @@ PetscErrorCode HJStencilDestroy(HJStencil *st)
 PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 {
   MPI_Comm    comm;
-  PetscInt    m, n, dim = L->dim, N = L->nlocal;
+  PetscInt    m, n, dim = L->dim, N = L->nlocal, dof = L->dof, bs2 = dof * dof;
   PetscInt    bad[4] = {-1, -1, -1, -1}; /* first entry outside the width-1 box: row point and offset */
   PetscBool   box = PETSC_FALSE, *hasdiag;
-  PetscScalar *diag;
+  PetscScalar *diag, *inv = NULL;
   PetscInt    flags[3], gflags[3];
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
   PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCheck(m == N && n == N, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat has %" PetscInt_FMT " x %" PetscInt_FMT " local rows x columns but its DMDA owns %" PetscInt_FMT " points; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, N);
+  { /* collective: a rank whose Pmat does not fit must not leave the others waiting in a reduction */
+    PetscInt bad = (m != N * dof || n != N * dof), gbad;
+    PetscCall(MPIU_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(!gbad, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat's local rows x columns (%" PetscInt_FMT " x %" PetscInt_FMT " here%s) do not match the DMDA's %" PetscInt_FMT " points x %" PetscInt_FMT " fields; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, bad ? "" : "; another rank differs", N, dof);
+  }
   {
     PetscBool hasrow, assembled;
     PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
@@ -123,10 +173,11 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
   }
   PetscCall(HJStencilDestroy(st));
-  PetscCall(PetscCalloc2(N, &diag, N, &hasdiag));
+  PetscCall(PetscCalloc2(N * bs2, &diag, N * dof, &hasdiag));
 
-  /* pass 1: diagonal, width check, stencil kind */
-  PetscCall(ForEachEntry(A, L, [&](PetscInt u, const PetscInt pt[3], PetscScalar v) -> PetscErrorCode {
+  /* pass 1: diagonal (blocks), width check, stencil kind */
+  PetscCall(ForEachEntry(A, L, [&](PetscInt r, const PetscInt pt[3], PetscInt cf, PetscScalar v) -> PetscErrorCode {
+    const PetscInt u = r / dof, c1 = r % dof;
     const PetscInt rp[3] = {L->xs[0] + u % L->xm[0], L->xs[1] + (u / L->xm[0]) % L->xm[1], L->xs[2] + u / (L->xm[0] * L->xm[1])};
     PetscInt       off[3], wide = 0, nz = 0;
     for (PetscInt d = 0; d < 3; d++) {
@@ -135,8 +186,8 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
       nz += off[d] != 0;
     }
     if (nz == 0) {
-      diag[u] += v;
-      hasdiag[u] = PETSC_TRUE;
+      diag[u * bs2 + c1 * dof + cf] += v;
+      if (cf == c1) hasdiag[r] = PETSC_TRUE;
     } else if (v != (PetscScalar)0) {
       if (wide && bad[0] < 0) {
         bad[0] = u;
@@ -150,12 +201,22 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   }));
   flags[0] = bad[0] >= 0;
   flags[1] = 0;
-  for (PetscInt u = 0; u < N; u++)
-    if (!hasdiag[u] || diag[u] == (PetscScalar)0) {
-      flags[1] = 1;
-      if (!flags[0]) bad[0] = u;
-      break;
-    }
+  if (dof == 1) {
+    for (PetscInt u = 0; u < N; u++)
+      if (!hasdiag[u] || diag[u] == (PetscScalar)0) {
+        flags[1] = 1;
+        if (!flags[0]) bad[0] = u;
+        break;
+      }
+  } else { /* the inverse of every diagonal block (ALGORITHM.md: the division becomes a block solve) */
+    PetscCall(PetscMalloc1(N * bs2, &inv));
+    for (PetscInt u = 0; u < N; u++)
+      if (!InvertBlock(dof, diag + u * bs2, inv + u * bs2)) {
+        flags[1] = 1;
+        if (!flags[0]) bad[0] = u;
+        break;
+      }
+  }
   flags[2] = box;
   PetscCall(MPIU_Allreduce(flags, gflags, 3, MPIU_INT, MPI_MAX, comm));
   if (gflags[0] || gflags[1]) {
@@ -166,27 +227,33 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
       else PetscCall(PetscSNPrintf(where, sizeof(where), " (grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k));
     }
     PetscCall(PetscFree2(diag, hasdiag));
+    PetscCall(PetscFree(inv));
     PetscCheck(!gflags[0], comm, PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI needs a stencil of width 1, but the Pmat has a nonzero entry outside the 3^dim box%s; use a stencil-width-1 operator or another preconditioner", flags[0] ? where : " on another rank");
+    PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI solves with the %" PetscInt_FMT " x %" PetscInt_FMT " diagonal block of each grid point (dof = %" PetscInt_FMT "), but the Pmat has a singular diagonal block%s; fix the operator or use a preconditioner that does not need the diagonal blocks", dof, dof, dof, flags[1] ? where : " on another rank");
     SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
   }
 
   /* pass 2: coefficient planes of the chosen kind */
   st->kind = gflags[2] ? hj::BOX : hj::STAR;
   st->noff = hj::NumOffsets((int)dim, (int)st->kind);
-  PetscCall(PetscCalloc1((size_t)st->noff * N, &st->coef));
-  PetscCall(PetscMalloc1(N, &st->invdiag));
-  for (PetscInt u = 0; u < N; u++) st->invdiag[u] = 1.0 / diag[u];
+  st->dof  = dof;
+  PetscCall(PetscCalloc1((size_t)st->noff * N * bs2, &st->coef));
+  if (dof == 1) {
+    PetscCall(PetscMalloc1(N, &st->invdiag));
+    for (PetscInt u = 0; u < N; u++) st->invdiag[u] = 1.0 / diag[u];
+  } else st->invdiag = inv;
   PetscCall(PetscFree2(diag, hasdiag));
-  PetscCall(ForEachEntry(A, L, [&](PetscInt u, const PetscInt pt[3], PetscScalar v) -> PetscErrorCode {
+  PetscCall(ForEachEntry(A, L, [&](PetscInt r, const PetscInt pt[3], PetscInt cf, PetscScalar v) -> PetscErrorCode {
+    const PetscInt u = r / dof, c1 = r % dof;
     const PetscInt rp[3] = {L->xs[0] + u % L->xm[0], L->xs[1] + (u / L->xm[0]) % L->xm[1], L->xs[2] + u / (L->xm[0] * L->xm[1])};
     const PetscInt off[3] = {Wrap(L, 0, pt[0] - rp[0]), Wrap(L, 1, pt[1] - rp[1]), Wrap(L, 2, pt[2] - rp[2])};
     const PetscInt s      = OffsetIndex(dim, st->kind, off);
-    if (s >= 0) st->coef[(size_t)s * N + u] += v; /* the centre and zero entries outside the box are skipped */
+    if (s >= 0) st->coef[((size_t)s * N + u) * bs2 + c1 * dof + cf] += v; /* the centre and zero entries outside the box are skipped */
     return PETSC_SUCCESS;
   }));
 
   /* constant coefficients: the same value wherever the neighbour lies in the domain (outside it the padded array is 0) */
-  st->constant = PETSC_TRUE;
+  st->constant = (PetscBool)(dof == 1); /* no compact form for blocks */
   st->cinvdiag = N ? st->invdiag[0] : 1.0;
   for (PetscInt u = 0; u < N && st->constant; u++) st->constant = (PetscBool)(st->invdiag[u] == st->cinvdiag);
   for (PetscInt s = 0; s < st->noff && st->constant; s++) {
@@ -206,6 +273,6 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     }
     if (!found) st->ccoef[s] = 0;
   }
-  PetscCall(PetscInfo(A, "stencil: dim %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients\n", dim, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable"));
+  PetscCall(PetscInfo(A, "stencil: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients\n", dim, dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

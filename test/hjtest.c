@@ -479,21 +479,59 @@ static PetscBool Seam(const HJProblem *p, PetscInt a, PetscInt b)
   return PETSC_FALSE;
 }
 
-/* ncycles cycles of ALGORITHM.md on the full vector x (PETSc ordering, every rank computes all of it) */
+/* Solves D z = r for the n x n row-major D by Gaussian elimination with partial pivoting (D and r are overwritten);
+   for n = 1 this is z = r / d. */
+static PetscErrorCode HJSolveBlock(PetscInt n, PetscScalar *D, PetscScalar *r, PetscScalar *z)
+{
+  PetscFunctionBeginUser;
+  for (PetscInt k = 0; k < n; k++) {
+    PetscInt piv = k;
+    for (PetscInt i = k + 1; i < n; i++)
+      if (PetscAbsScalar(D[i * n + k]) > PetscAbsScalar(D[piv * n + k])) piv = i;
+    PetscCheck(D[piv * n + k] != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] the reference met a singular diagonal block");
+    if (piv != k) {
+      for (PetscInt j = 0; j < n; j++) {
+        PetscScalar t  = D[k * n + j];
+        D[k * n + j]   = D[piv * n + j];
+        D[piv * n + j] = t;
+      }
+      {
+        PetscScalar t = r[k];
+        r[k]          = r[piv];
+        r[piv]        = t;
+      }
+    }
+    for (PetscInt i = k + 1; i < n; i++) {
+      PetscScalar f = D[i * n + k] / D[k * n + k];
+      for (PetscInt j = k; j < n; j++) D[i * n + j] -= f * D[k * n + j];
+      r[i] -= f * r[k];
+    }
+  }
+  for (PetscInt i = n - 1; i >= 0; i--) {
+    PetscScalar v = r[i];
+    for (PetscInt j = i + 1; j < n; j++) v -= D[i * n + j] * z[j];
+    z[i] = v / D[i * n + i];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ncycles cycles of ALGORITHM.md on the full vector x (PETSc ordering, every rank computes all of it). With dof > 1
+   fields per point, y(p) is the point's vector of dof values, d(p) its dof x dof diagonal block (the entries of its
+   rows in its own columns) and the division a solve with d(p). */
 PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles)
 {
-  PetscInt     N = p->N, *stamp, *count, *list, *natof, tileid = 0, d, cyc;
+  PetscInt     N = p->N, dof = p->dof, Nd = p->N * p->dof, *stamp, *count, *list, *natof, tileid = 0, d, cyc;
   PetscInt    *ws[3], *we[3], *os[3], *oe[3], nt[3];
-  PetscScalar *xin, *xout, *y, *ynew;
+  PetscScalar *xin, *xout, *y, *ynew, D[64], res[8], z[8];
 
   PetscFunctionBeginUser;
-  PetscCheck(p->dof == 1, p->comm, PETSC_ERR_SUP, "[hjtest] the reference handles one field per grid point");
-  PetscCheck(A->n == N, p->comm, PETSC_ERR_PLIB, "[hjtest] matrix size");
-  PetscCall(PetscMalloc4(N, &xin, N, &xout, N, &y, N, &ynew));
+  PetscCheck(dof >= 1 && dof <= 8, p->comm, PETSC_ERR_SUP, "[hjtest] the reference handles 1 to 8 fields per grid point");
+  PetscCheck(A->n == Nd, p->comm, PETSC_ERR_PLIB, "[hjtest] matrix size");
+  PetscCall(PetscMalloc4(Nd, &xin, Nd, &xout, Nd, &y, Nd, &ynew));
   PetscCall(PetscMalloc4(N, &stamp, N, &count, N, &list, N, &natof));
   for (PetscInt n = 0; n < N; n++) natof[p->petsc_of_nat[n]] = n;
   for (d = 0; d < 3; d++) PetscCall(PetscMalloc4(p->M[d] + 1, &ws[d], p->M[d] + 1, &we[d], p->M[d] + 1, &os[d], p->M[d] + 1, &oe[d]));
-  PetscCall(PetscArraycpy(xin, x, N));
+  PetscCall(PetscArraycpy(xin, x, Nd));
   for (PetscInt g = 0; g < N; g++) stamp[g] = -1;
   for (cyc = 0; cyc < ncycles; cyc++) {
     PetscCall(PetscArrayzero(count, N));
@@ -517,37 +555,56 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
                       PetscInt g = p->petsc_of_nat[i + p->M[0] * (j + p->M[1] * k)];
                       list[nw++] = g;
                       stamp[g]   = tileid;
-                      y[g]       = xin[g];
+                      for (PetscInt f = 0; f < dof; f++) y[g * dof + f] = xin[g * dof + f];
                     }
                 /* step 3: k Jacobi sweeps on W(T), the halo (every other point) frozen at x */
                 for (PetscInt sweep = 0; sweep < par->k; sweep++) {
                   for (PetscInt e = 0; e < nw; e++) {
-                    PetscInt    pp = list[e];
-                    PetscScalar sum = 0, dg = 0;
-                    for (PetscInt q = A->ia[pp]; q < A->ia[pp + 1]; q++) {
-                      PetscInt col = A->ja[q];
-                      if (col == pp) dg += A->a[q];
-                      else sum += A->a[q] * (stamp[col] == tileid && !Seam(p, natof[pp], natof[col]) ? y[col] : xin[col]);
+                    PetscInt pp = list[e];
+                    if (dof == 1) {
+                      PetscScalar sum = 0, dg = 0;
+                      for (PetscInt q = A->ia[pp]; q < A->ia[pp + 1]; q++) {
+                        PetscInt col = A->ja[q];
+                        if (col == pp) dg += A->a[q];
+                        else sum += A->a[q] * (stamp[col] == tileid && !Seam(p, natof[pp], natof[col]) ? y[col] : xin[col]);
+                      }
+                      PetscCheck(dg != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] the reference met a zero on the main diagonal");
+                      ynew[pp] = y[pp] + par->w * (b[pp] - sum - dg * y[pp]) / dg;
+                    } else { /* r = b(p) - sum_s A_s(p) y(p+s) - d(p) y(p); y(p) += w d(p)^{-1} r */
+                      PetscCall(PetscArrayzero(D, dof * dof));
+                      for (PetscInt c1 = 0; c1 < dof; c1++) {
+                        PetscInt    row = pp * dof + c1;
+                        PetscScalar sum = 0;
+                        for (PetscInt q = A->ia[row]; q < A->ia[row + 1]; q++) {
+                          PetscInt col = A->ja[q], cp = col / dof;
+                          if (cp == pp) D[c1 * dof + col % dof] += A->a[q];
+                          else sum += A->a[q] * (stamp[cp] == tileid && !Seam(p, natof[pp], natof[cp]) ? y[col] : xin[col]);
+                        }
+                        res[c1] = b[row] - sum;
+                      }
+                      for (PetscInt c1 = 0; c1 < dof; c1++)
+                        for (PetscInt c2 = 0; c2 < dof; c2++) res[c1] -= D[c1 * dof + c2] * y[pp * dof + c2];
+                      PetscCall(HJSolveBlock(dof, D, res, z));
+                      for (PetscInt c1 = 0; c1 < dof; c1++) ynew[pp * dof + c1] = y[pp * dof + c1] + par->w * z[c1];
                     }
-                    PetscCheck(dg != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] the reference met a zero on the main diagonal");
-                    ynew[pp] = y[pp] + par->w * (b[pp] - sum - dg * y[pp]) / dg;
                   }
-                  for (PetscInt e = 0; e < nw; e++) y[list[e]] = ynew[list[e]];
+                  for (PetscInt e = 0; e < nw; e++)
+                    for (PetscInt f = 0; f < dof; f++) y[list[e] * dof + f] = ynew[list[e] * dof + f];
                 }
                 /* step 4: write the points T owns */
                 for (k = bs[2] + os[2][tk]; k < bs[2] + oe[2][tk]; k++)
                   for (j = bs[1] + os[1][tj]; j < bs[1] + oe[1][tj]; j++)
                     for (i = bs[0] + os[0][ti]; i < bs[0] + oe[0][ti]; i++) {
                       PetscInt g = p->petsc_of_nat[i + p->M[0] * (j + p->M[1] * k)];
-                      xout[g]    = y[g];
+                      for (PetscInt f = 0; f < dof; f++) xout[g * dof + f] = y[g * dof + f];
                       count[g]++;
                     }
               }
         }
     for (PetscInt g = 0; g < N; g++) PetscCheck(count[g] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] reference: the owned regions do not partition the grid");
-    PetscCall(PetscArraycpy(xin, xout, N));
+    PetscCall(PetscArraycpy(xin, xout, Nd));
   }
-  PetscCall(PetscArraycpy(x, xin, N));
+  PetscCall(PetscArraycpy(x, xin, Nd));
   for (d = 0; d < 3; d++) PetscCall(PetscFree4(ws[d], we[d], os[d], oe[d]));
   PetscCall(PetscFree4(stamp, count, list, natof));
   PetscCall(PetscFree4(xin, xout, y, ynew));

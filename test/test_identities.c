@@ -1,4 +1,5 @@
-static const char help[] = "Identities of ALGORITHM.md against PETSc's own KSPRICHARDSON + PCJACOBI (damped point-Jacobi sweeps).\n"
+static const char help[] = "Identities of ALGORITHM.md against PETSc's own KSPRICHARDSON + PCJACOBI (damped point-Jacobi sweeps;\n"
+                           "PCPBJACOBI, point-block Jacobi, when the grid has -dof > 1 fields per point).\n"
                            "  -mode jacobi1: subiterations forced to 1; one cycle = one damped Jacobi sweep, any tile/overlap/ranks\n"
                            "  -mode cone:    one rank, overlap/2 >= subiterations k in every dimension; one cycle = k sweeps\n"
                            "  -mode differs: like cone, but the setting (e.g. overlap 0, k > 1) must NOT reproduce k sweeps\n"
@@ -6,19 +7,22 @@ static const char help[] = "Identities of ALGORITHM.md against PETSc's own KSPRI
 
 #include "hjtest.h"
 
-/* n iterations of x <- x + w D^{-1} (b - A x) by PETSc's KSPRICHARDSON + PCJACOBI, from x (nonzero) or from 0 */
+/* n iterations of x <- x + w D^{-1} (b - A x) by PETSc's KSPRICHARDSON + PCJACOBI, from x (nonzero) or from 0;
+   with a matrix block size > 1 (DMCreateMatrix() on a DMDA with dof > 1) D is block diagonal: PCPBJACOBI */
 static PetscErrorCode JacobiSweeps(Mat A, PetscReal w, PetscInt n, PetscBool nonzero, Vec b, Vec x)
 {
-  KSP ksp;
-  PC  pc;
+  KSP      ksp;
+  PC       pc;
+  PetscInt bs;
 
   PetscFunctionBeginUser;
+  PetscCall(MatGetBlockSize(A, &bs));
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
   PetscCall(KSPRichardsonSetScale(ksp, w));
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PCSetType(pc, PCJACOBI));
+  PetscCall(PCSetType(pc, bs > 1 ? PCPBJACOBI : PCJACOBI));
   PetscCall(KSPSetTolerances(ksp, HJ_TOL_KEEP, HJ_TOL_KEEP, HJ_TOL_KEEP, n));
   PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
   PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));

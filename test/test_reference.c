@@ -6,7 +6,8 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
                            "  -pc_set_dm: give the PC the DMDA (default: the PC finds it through the matrix); -pc_view\n"
                            "  -constant -perturb_row r: constant coefficients (one row perturbed); -reuse_perturb_row r: perturb for the new values\n"
                            "  -reuse_box: the new values add box couplings (a new nonzero pattern)\n"
-                           "  bad inputs: -dm_kind none|shell -dof d -wide -zero_diag_row r -missing_diag_row r\n";
+                           "  -dof d: d fields per grid point (point-block; d > 8 is an error)\n"
+                           "  bad inputs: -dm_kind none|shell -wide -zero_diag_row r -missing_diag_row r\n";
 
 #include "hjtest.h"
 #include <petscdmshell.h>
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
   } else if (setdm) PetscCall(PCSetDM(pc, p.da));
   PetscCall(PCSetFromOptions(pc));
   PetscCall(PCSetUp(pc));
-  PetscCheck(p.dof == 1, PETSC_COMM_WORLD, PETSC_ERR_SUP, "[hjtest] PCSetUp accepted a grid with %" PetscInt_FMT " fields per point; the reference handles one", p.dof);
+  PetscCheck(p.dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_SUP, "[hjtest] PCSetUp accepted a grid with %" PetscInt_FMT " fields per point; the library caps dof at 8", p.dof);
   PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
   PetscCall(HJParamsGet(pc, &p, PETSC_TRUE, &par));
   PetscCall(HJProblemView(&p, &par));
@@ -63,13 +64,13 @@ int main(int argc, char **argv)
   PetscCall(HJProblemFillVec(&p, 22, x0));
   PetscCall(HJGatherVec(b, &bf));
   PetscCall(HJGatherVec(x0, &x0f));
-  PetscCall(PetscMalloc1(p.N, &ref));
+  PetscCall(PetscMalloc1(p.N * p.dof, &ref));
   PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
 
   /* PCApply: c cycles from zero; whatever y holds must not matter */
   PetscCall(VecSet(y, 1.0e3));
   PetscCall(PCApply(pc, b, y));
-  PetscCall(PetscArrayzero(ref, p.N));
+  PetscCall(PetscArrayzero(ref, p.N * p.dof));
   PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
   PetscCall(HJCompareRef(y, ref, &rel));
   PetscCall(HJReport(PETSC_COMM_WORLD, "PCApply", rel, tol, PETSC_TRUE, &nchecks, &nfail));
@@ -79,7 +80,7 @@ int main(int argc, char **argv)
   for (PetscInt i = 0; i < nits; i++) {
     PetscCall(VecCopy(x0, y));
     PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[i], PETSC_FALSE, &outits, &reason));
-    PetscCall(PetscArraycpy(ref, x0f, p.N));
+    PetscCall(PetscArraycpy(ref, x0f, p.N * p.dof));
     PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, its[i] * par.c));
     PetscCall(HJCompareRef(y, ref, &rel));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " nonzero guess", its[i]));
@@ -93,7 +94,7 @@ int main(int argc, char **argv)
   {
     PetscCall(VecSet(y, -7.0e2));
     PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[nits - 1], PETSC_TRUE, &outits, &reason));
-    PetscCall(PetscArrayzero(ref, p.N));
+    PetscCall(PetscArrayzero(ref, p.N * p.dof));
     PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, its[nits - 1] * par.c));
     PetscCall(HJCompareRef(y, ref, &rel));
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " zero guess", its[nits - 1]));
@@ -119,7 +120,7 @@ int main(int argc, char **argv)
     PetscCall(VecCopy(x0, y));
     PetscCall(KSPSolve(ksp, b, y));
     PetscCall(KSPGetIterationNumber(ksp, &kits));
-    PetscCall(PetscArraycpy(ref, x0f, p.N));
+    PetscCall(PetscArraycpy(ref, x0f, p.N * p.dof));
     PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, n * par.c));
     PetscCall(HJCompareRef(y, ref, &rel));
     PetscCall(PetscSNPrintf(what, sizeof(what), "KSPRICHARDSON+hjacobi %" PetscInt_FMT " its (%" PetscInt_FMT " done)", n, kits));
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
     PetscCall(HJGatherMatrix(A, PETSC_TRUE, &csrT));
     PetscCall(VecSet(y, 3.0e2));
     PetscCall(PCApplyTranspose(pc, b, y));
-    PetscCall(PetscArrayzero(ref, p.N));
+    PetscCall(PetscArrayzero(ref, p.N * p.dof));
     PetscCall(HJRefCycles(&p, &csrT, &par, bf, ref, par.c));
     PetscCall(HJCompareRef(y, ref, &rel));
     PetscCall(HJReport(PETSC_COMM_WORLD, "PCApplyTranspose", rel, tol, PETSC_TRUE, &nchecks, &nfail));
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
   PetscCall(HJProblemAssemble(&p, vseed + 100, A));
   PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
   PetscCall(PCApply(pc, b, y));
-  PetscCall(PetscArrayzero(ref, p.N));
+  PetscCall(PetscArrayzero(ref, p.N * p.dof));
   PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
   PetscCall(HJCompareRef(y, ref, &rel));
   PetscCall(HJReport(PETSC_COMM_WORLD, p.box && !wasbox ? "PCApply after new matrix values with box couplings" : "PCApply after new matrix values", rel, tol, PETSC_TRUE, &nchecks, &nfail));

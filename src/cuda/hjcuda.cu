@@ -121,6 +121,8 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   const int       target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
 
   PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) /* the classic and copy kernels index a direction with int */
+    PetscCheck(L->xm[d] < 2147483647, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT "): use more ranks", d, L->xm[d]);
   PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
   cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile);
   cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
@@ -333,6 +335,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   HJCudaConfig    cfg;
 
   PetscFunctionBegin;
+  PetscCheck(ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJACOBI: this DMDA has dof = %" PetscInt_FMT " fields per point; dof > 1 is implemented by the host backend only for now; use -pc_hjacobi_backend host", ly->dof);
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   if (!cu) {
     int            dev;

@@ -7,13 +7,14 @@
 namespace
 {
 struct HostData {
-  PetscInt     npadded = 0, nbuf = 0;
+  PetscInt     npadded = 0, nbuf = 0;                 /* scalars (dof per point) */
   PetscScalar *xpad = nullptr, *ypad = nullptr; /* padded arrays (layer: ghosts, zero outside the domain) */
   PetscScalar *buf0 = nullptr, *buf1 = nullptr; /* one tile with its halo, ping-pong */
 };
 
-/* One cycle: every tile of the owned box from xpad (halo frozen) into ypad's interior. */
-template <int DIM, int KIND>
+/* One cycle: every tile of the owned box from xpad (halo frozen) into ypad's interior. Every array holds DOF values
+   per point (index c + DOF*point); DOF = 1 is the scalar update, DOF > 1 the point-block one. */
+template <int DIM, int KIND, int DOF>
 void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, PetscScalar omega, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1)
 {
   const PetscInt  N = L->nlocal, *xm = L->xm, *ext = L->ext;
@@ -32,17 +33,19 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
         /* buffer position (bi,bj,bk) is padded position (w0 + bi, ...): the working region and its halo */
         for (long long bk = 0; bk < be[2]; bk++)
           for (long long bj = 0; bj < be[1]; bj++)
-            for (long long bi = 0; bi < be[0]; bi++) {
-              const PetscScalar v                  = xpad[(r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))];
-              buf0[bi + sy * bj + sz * bk] = buf1[bi + sy * bj + sz * bk] = v;
-            }
+            for (long long bi = 0; bi < be[0]; bi++)
+              for (int f = 0; f < DOF; f++) {
+                const PetscScalar v                                = xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
+                buf0[DOF * (bi + sy * bj + sz * bk) + f] = buf1[DOF * (bi + sy * bj + sz * bk) + f] = v;
+              }
         for (PetscInt it = 0; it < k; it++) {
           for (long long kk = 0; kk < w[2]; kk++)
             for (long long jj = 0; jj < w[1]; jj++)
               for (long long ii = 0; ii < w[0]; ii++) {
                 const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
                 const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
-                buf1[q]           = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, b[u], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
+                if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, b[u], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
+                else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, b + DOF * u, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
               }
           std::swap(buf0, buf1);
         }
@@ -50,29 +53,32 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
           for (long long jj = r[1].o0; jj < r[1].o1; jj++)
             for (long long ii = r[0].o0; ii < r[0].o1; ii++) {
               const long long q = (ii - r[0].w0 + L->pad[0]) + sy * (jj - r[1].w0 + L->pad[1]) + sz * (kk - r[2].w0 + L->pad[2]);
-              ypad[(ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2]))] = buf0[q];
+              for (int f = 0; f < DOF; f++) ypad[DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2]))) + f] = buf0[DOF * q + f];
             }
       }
 }
 
 using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
-/* the one run-time -> template dispatch of this backend: [dim-1][kind] */
-const CycleFn HostCycles[3][2] = {
-  {HostCycle<1, hj::STAR>, HostCycle<1, hj::BOX>},
-  {HostCycle<2, hj::STAR>, HostCycle<2, hj::BOX>},
-  {HostCycle<3, hj::STAR>, HostCycle<3, hj::BOX>}
-};
+/* the one run-time -> template dispatch of this backend: [dof-1][dim-1][kind] */
+#define HJ_HOST_CYCLES(DOF) \
+  { \
+    {HostCycle<1, hj::STAR, DOF>, HostCycle<1, hj::BOX, DOF>}, {HostCycle<2, hj::STAR, DOF>, HostCycle<2, hj::BOX, DOF>}, {HostCycle<3, hj::STAR, DOF>, HostCycle<3, hj::BOX, DOF>} \
+  }
+const CycleFn HostCycles[HJ_MAX_DOF][3][2] = {HJ_HOST_CYCLES(1), HJ_HOST_CYCLES(2), HJ_HOST_CYCLES(3), HJ_HOST_CYCLES(4), HJ_HOST_CYCLES(5), HJ_HOST_CYCLES(6), HJ_HOST_CYCLES(7), HJ_HOST_CYCLES(8)};
+static_assert(HJ_MAX_DOF == 8, "HostCycles lists one row per dof");
+#undef HJ_HOST_CYCLES
 
-/* copy between a vector's owned array and the interior of a padded array */
+/* copy between a vector's owned array and the interior of a padded array (dof values per point) */
 template <bool TOPAD>
 void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
 {
+  const long long dof = L->dof;
   for (PetscInt k = 0; k < L->xm[2]; k++)
     for (PetscInt j = 0; j < L->xm[1]; j++) {
-      PetscScalar *p = pad + L->pad[0] + L->ext[0] * ((j + L->pad[1]) + (long long)L->ext[1] * (k + L->pad[2]));
-      PetscScalar *v = x + L->xm[0] * (j + (long long)L->xm[1] * k);
-      if (TOPAD) PetscArraycpy(p, v, L->xm[0]);
-      else PetscArraycpy(v, p, L->xm[0]);
+      PetscScalar *p = pad + dof * (L->pad[0] + L->ext[0] * ((j + L->pad[1]) + (long long)L->ext[1] * (k + L->pad[2])));
+      PetscScalar *v = x + dof * (L->xm[0] * (j + (long long)L->xm[1] * k));
+      if (TOPAD) PetscArraycpy(p, v, dof * L->xm[0]);
+      else PetscArraycpy(v, p, dof * L->xm[0]);
     }
 }
 
@@ -80,7 +86,7 @@ PetscErrorCode HostSetUp(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
   HostData   *h  = (HostData *)hj->host;
-  PetscInt    nbuf = 1;
+  PetscInt    nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof;
 
   PetscFunctionBegin;
   if (!h) {
@@ -92,12 +98,12 @@ PetscErrorCode HostSetUp(PC pc)
     HJTileOf(hj, d, &t, &o);
     nbuf *= PetscMin(t, hj->layout.xm[d]) + 2 * hj->layout.pad[d];
   }
-  if (h->npadded != hj->layout.npadded) {
+  if (h->npadded != npadded) {
     PetscCall(PetscFree(h->xpad));
     PetscCall(PetscFree(h->ypad));
-    PetscCall(PetscCalloc1(hj->layout.npadded, &h->xpad)); /* two allocations: cycles swap them */
-    PetscCall(PetscCalloc1(hj->layout.npadded, &h->ypad));
-    h->npadded = hj->layout.npadded;
+    PetscCall(PetscCalloc1(npadded, &h->xpad)); /* two allocations: cycles swap them */
+    PetscCall(PetscCalloc1(npadded, &h->ypad));
+    h->npadded = npadded;
   }
   if (h->nbuf != nbuf) {
     PetscCall(PetscFree2(h->buf0, h->buf1));
@@ -148,22 +154,22 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
   PetscCall(VecGetArrayRead(b, &ba));
   if (zeroguess) {
     PetscCall(VecGetArrayWrite(x, &xa));
-    PetscCall(PetscArrayzero(h->xpad, L->npadded));
+    PetscCall(PetscArrayzero(h->xpad, L->npadded * L->dof));
   } else {
     PetscCall(VecGetArray(x, &xa));
     CopyInterior<true>(L, h->xpad, xa);
   }
   for (PetscInt c = 0; c < n; c++) {
-    if (hj->ghostsf) {
+    if (hj->ghostsf && !(zeroguess && c == 0)) { /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
       PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-    HostCycles[L->dim - 1][st->kind](L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1);
+    HostCycles[L->dof - 1][L->dim - 1][st->kind](L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1);
     std::swap(h->xpad, h->ypad);
-    PetscCall(PetscLogFlops((2.0 * st->noff + 4.0) * hj->subits * L->nlocal));
+    PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
   }
   CopyInterior<false>(L, h->xpad, xa);

@@ -88,4 +88,30 @@ HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omeg
 {
   return PointUpdate<DIM, KIND>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, invd, omega, a);
 }
+
+/* The point-block update (dof = DOF > 1 fields per point, ALGORITHM.md "Operator"): y(p) is the vector of the DOF
+   values of the point, a_s(p) and d(p) are DOF x DOF blocks and the division is a block solve, by the inverse of d(p):
+     y(p) + w * (Dinv(p) (b(p) - sum_s A_s(p) y(p+s)) - y(p))
+   the formula of PointUpdate above with its scalars made blocks. yc points to the DOF values of the point in an array
+   of points with strides (1, sy, sz) holding DOF values each (index c + DOF*point); b the point's DOF right-hand-side
+   values; invd its inverse diagonal block and a(s) the block of offset s (row-major DOF x DOF); out receives the
+   DOF new values (it must not alias yc's array). */
+template <int DIM, int KIND, int DOF, class T, class Coef>
+HJ_HD void BlockPointUpdate(const T *yc, long long sy, long long sz, const T *b, const T *invd, T omega, const Coef &a, T *out)
+{
+  constexpr int n = NumOffsets(DIM, KIND);
+  T             r[DOF];
+  for (int i = 0; i < DOF; i++) r[i] = b[i];
+  for (int s = 0; s < n; s++) {
+    const T *ys = yc + DOF * (Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2));
+    const T *as = a(s);
+    for (int i = 0; i < DOF; i++)
+      for (int j = 0; j < DOF; j++) r[i] -= as[i * DOF + j] * ys[j];
+  }
+  for (int i = 0; i < DOF; i++) {
+    T z = 0;
+    for (int j = 0; j < DOF; j++) z += invd[i * DOF + j] * r[j];
+    out[i] = yc[i] + omega * (z - yc[i]);
+  }
+}
 } // namespace hj

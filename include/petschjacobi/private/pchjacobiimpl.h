@@ -18,9 +18,13 @@
 
 /* The grid as hjacobi sees it: the DMDA's global sizes, the rank grid and this rank's owned box.
    Unused directions (y, z in 1D) have size 1 and no padding. Local arrays are "padded": the owned box
-   plus one layer on each side of each used direction, holding ghost values (zero outside the domain). */
+   plus one layer on each side of each used direction, holding ghost values (zero outside the domain).
+   With dof > 1 fields per point, every array (global vectors, padded arrays, tile buffers) holds the dof values of
+   a point together: index c + dof*point, as PETSc's DMDA vectors. */
+#define HJ_MAX_DOF 8 /* dof > 1: point-block hierarchical Jacobi, host backend only, dof <= HJ_MAX_DOF */
 typedef struct {
   PetscInt        dim;
+  PetscInt        dof;      /* fields per grid point, 1 <= dof <= HJ_MAX_DOF */
   PetscInt        M[3];     /* global grid points per direction */
   PetscInt        procs[3]; /* ranks per direction */
   PetscInt       *start[3]; /* start[d][r]: first grid index owned by rank coordinate r in direction d (procs[d]+1 entries) */
@@ -34,13 +38,16 @@ typedef struct {
   PetscInt       *rstart; /* rstart[r]: first global (PETSc-ordering) index owned by rank r (size+1 entries) */
 } HJLayout;
 
-/* The operator as a stencil (ALGORITHM.md "Operator"), structure of arrays over owned points, x fastest. */
+/* The operator as a stencil (ALGORITHM.md "Operator"), structure of arrays over owned points, x fastest.
+   dof = 1: one coefficient per offset and point. dof > 1: a dof x dof block (row-major: [c][c'] couples field c of
+   the point with field c' of the neighbour) per offset and point, and the inverse of the diagonal block per point. */
 typedef struct {
   PetscInt     kind;     /* hj::STAR or hj::BOX */
   PetscInt     noff;     /* off-diagonal offsets stored */
-  PetscBool    constant; /* every coefficient (where its neighbour is in the domain) equals ccoef[], every diagonal 1/cinvdiag */
-  PetscScalar *coef;     /* [noff][nlocal], zero where the matrix has no entry */
-  PetscScalar *invdiag;  /* [nlocal] */
+  PetscInt     dof;      /* fields per point; blocks have dof*dof entries */
+  PetscBool    constant; /* every coefficient (where its neighbour is in the domain) equals ccoef[], every diagonal 1/cinvdiag (always false for dof > 1) */
+  PetscScalar *coef;     /* [noff][nlocal][dof*dof], zero where the matrix has no entry */
+  PetscScalar *invdiag;  /* [nlocal][dof*dof]: inverse of the diagonal block (dof = 1: 1/A[p,p]) */
   PetscScalar  ccoef[26];
   PetscScalar  cinvdiag;
   void        *device;                       /* a backend's device copy of this stencil, made lazily by that backend */
@@ -84,7 +91,7 @@ PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchang
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
-PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3]);
+PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
 
 /* hjstencil.cxx */
