@@ -274,6 +274,16 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
+#if defined(HJACOBI_WITH_CUDA)
+  { /* listed here for -help; the CUDA backend reads them (with this PC's prefix) at setup */
+    const char *const kernels[] = {"auto", "shared", "registers"};
+    PetscInt          kernel = 0, strip = 0;
+    PetscBool         forcetile = PETSC_FALSE;
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there) or shared", "PCHJACOBI", kernels, 3, kernels[0], &kernel, NULL));
+    PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
+    PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
+  }
+#endif
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -774,7 +784,9 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
 .  -pc_hjacobi_omega <omega> - damping, 0 < omega < 2 (default 1)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
--  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
+.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
+.  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, else shared)
+-  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: chosen per tile)
 
    Level: intermediate
 
