@@ -27,14 +27,14 @@
 /* The device copy of one HJStencil (HJStencil.device). Constant stencils need nothing on the device. */
 typedef struct {
   PetscBool    constant;
-  PetscInt     noff, nlocal;
-  PetscScalar *coef, *invdiag;   /* [noff][nlocal] (one plane per offset), [nlocal] */
+  PetscInt     noff, nlocal, dof;
+  PetscScalar *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
   float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
 } HJCudaStencil;
 
 /* The kernel configuration of one call, derived from the PC's parameters and layout (cheap, so never stale). */
 typedef struct {
-  PetscBool      tile;       /* tile kernel (else classic) */
+  PetscBool      tile;       /* tile kernel (else classic); dof > 1: always the point-block tile kernel */
   PetscBool      single;     /* tile kernel with float sub-iterations */
   PetscBool      regs;       /* tile kernel: the register-strip kernel (ppt is then its strip length R) */
   long long      W[3];       /* largest working region per direction */
@@ -45,7 +45,7 @@ typedef struct {
 } HJCudaConfig;
 
 typedef struct {
-  PetscInt     npadded;
+  PetscInt     npadded;       /* scalars of a padded array (points x dof) */
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
@@ -78,7 +78,7 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   HJCudaStencil *d = (HJCudaStencil *)st->device;
 
   PetscFunctionBegin;
-  if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant)) { /* not a copy of this stencil */
+  if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant || d->dof != st->dof)) { /* not a copy of this stencil */
     PetscCall(HJCudaStencilDestroy(&st->device));
     d = NULL;
   }
@@ -87,8 +87,9 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
     d->constant = st->constant;
     d->noff     = st->noff;
     d->nlocal   = nlocal;
+    d->dof      = st->dof;
     if (!st->constant) {
-      const size_t nc = (size_t)st->noff * (size_t)nlocal, nd = (size_t)nlocal;
+      const size_t nd = (size_t)nlocal * (size_t)(st->dof * st->dof), nc = (size_t)st->noff * nd;
 
       PetscCallCUDA(cudaMalloc((void **)&d->coef, nc * sizeof(PetscScalar)));
       PetscCallCUDA(cudaMalloc((void **)&d->invdiag, nd * sizeof(PetscScalar)));
@@ -100,7 +101,7 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
     st->devicedestroy = HJCudaStencilDestroy;
   }
   if (single && !d->constant && !d->coeff && sizeof(PetscScalar) != sizeof(float)) {
-    const long long nc = (long long)d->noff * d->nlocal, nd = d->nlocal;
+    const long long nd = (long long)d->nlocal * d->dof * d->dof, nc = (long long)d->noff * nd;
 
     PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
     PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
@@ -121,10 +122,10 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   const int       target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) /* the classic and copy kernels index a direction with int */
-    PetscCheck(L->xm[d] < 2147483647, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT "): use more ranks", d, L->xm[d]);
+  for (PetscInt d = 0; d < 3; d++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
+    PetscCheck(L->xm[d] * (d ? 1 : L->dof) < 2147483647, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", d, L->xm[d], L->dof);
   PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
-  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile);
+  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile || L->dof > 1);
   cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
   cfg->workpoints = 1;
   for (PetscInt d = 0; d < 3; d++) {
@@ -144,13 +145,19 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
     nbuf *= cfg->W[d] + 2 * L->pad[d];
   }
   cfg->ntot = cfg->ntiles[0] * cfg->ntiles[1] * cfg->ntiles[2];
-  cfg->smem = 2 * (size_t)nbuf * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
+  cfg->smem = 2 * (size_t)nbuf * (size_t)L->dof * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
   for (cfg->ppt = 1; cfg->ppt < hjcuda::kMaxPointsPerThread && (npts + cfg->ppt - 1) / cfg->ppt > target; cfg->ppt *= 2);
   cfg->nthreads = (int)((((npts + cfg->ppt - 1) / cfg->ppt) + 31) / 32 * 32);
   if (!cfg->tile) PetscFunctionReturn(PETSC_SUCCESS);
+  if (L->dof > 1) { /* the point-block tile kernel: its threads loop over the tile's points */
+    PetscCheck(cu->kernel != HJ_CUDA_KERNEL_REGISTERS, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles dof = 1 only; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", L->dof);
+    PetscCheck(L->dof <= hjcuda::kBlockMaxDof, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles dof <= %d fields per point; this DMDA has %" PetscInt_FMT, hjcuda::kBlockMaxDof, L->dof);
+    cfg->nthreads = (int)PetscMin((npts + 31) / 32 * 32, (long long)hjcuda::kBlockMaxThreads);
+    cfg->ppt      = (int)((npts + cfg->nthreads - 1) / cfg->nthreads); /* informative: the kernel loops */
+  }
 
   /* auto: the register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
-  if (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR)) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
+  if (L->dof == 1 && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long W0 = cfg->W[0], W1 = cfg->W[1];
     const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8;
@@ -174,14 +181,14 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
                "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", W0, W1,
                (W0 * ((W1 + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
   }
-  if (!cfg->regs) {
+  if (!cfg->regs && L->dof == 1) {
     PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
              "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", cfg->W[0], cfg->W[1], cfg->W[2], npts,
              hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
   }
   PetscCheck(cfg->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
-             cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
+             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
+             cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", L->dof, cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
   PetscCheck(cfg->ntot <= 2147483647LL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", cfg->ntot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -196,6 +203,7 @@ static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaC
   PetscFunctionBegin;
   PetscCall(PetscMemzero(L, sizeof(*L)));
   L->dim      = (int)ly->dim;
+  L->dof      = (int)ly->dof;
   L->kind     = (int)st->kind;
   L->var      = !st->constant;
   L->single   = cfg->single;
@@ -272,7 +280,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
     PetscCall(HJCudaFallback(pc, cst, b, x, n, zeroguess, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(cu && cu->npadded == ly->npadded, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
+  PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
 
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HJCudaConfigure(pc, st, &cfg));
@@ -281,7 +289,9 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   L.b = ba;
 
   const PetscLogEvent  kev   = cfg.tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
-  const PetscLogDouble flops = (2.0 * st->noff + 3.0) * (cfg.tile ? cfg.workpoints * L.k : (PetscLogDouble)ly->nlocal);
+  const PetscLogDouble dof   = (PetscLogDouble)ly->dof; /* flops of one point update: as the host backend counts them */
+  const PetscLogDouble upd   = ly->dof == 1 ? 2.0 * st->noff + 3.0 : (2.0 * st->noff * dof + 2.0 * dof + 2.0) * dof;
+  const PetscLogDouble flops = upd * (cfg.tile ? cfg.workpoints * L.k : (PetscLogDouble)ly->nlocal);
   const long long ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
   const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
   const hjcuda::Output<PetscScalar> tox = {xa, 0, xm0, xm0 * xm1};
@@ -289,7 +299,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
   if (!zeroguess) {
     PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUDA(hjcuda::PadCopy(L.dim, L.box, (const PetscScalar *)xa, cu->xpad, stream));
+    PetscCallCUDA(hjcuda::PadCopy(L.dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream));
     PetscCall(PetscLogGpuTimeEnd());
   }
   /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap */
@@ -308,7 +318,8 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
     if (!last) L.y.out = cu->ypad;
     PetscCall(PetscLogEventBegin(kev, pc, 0, 0, 0));
     PetscCall(PetscLogGpuTimeBegin());
-    if (cfg.tile) PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
+    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, nullptr));
+    else if (cfg.tile) PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
     else PetscCallCUDA(hjcuda::ClassicLaunch(L, nullptr));
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(flops));
@@ -335,7 +346,6 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   HJCudaConfig    cfg;
 
   PetscFunctionBegin;
-  PetscCheck(ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJACOBI: this DMDA has dof = %" PetscInt_FMT " fields per point; dof > 1 is implemented by the host backend only for now; use -pc_hjacobi_backend host", ly->dof);
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   if (!cu) {
     int            dev;
@@ -359,16 +369,16 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
 
   /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size
      may put its outside-the-domain layer where the old one had interior values */
-  if (cu->npadded != ly->npadded) {
+  if (cu->npadded != ly->npadded * ly->dof) {
     PetscCallCUDA(cudaFree(cu->xpad));
     PetscCallCUDA(cudaFree(cu->ypad));
     cu->xpad = cu->ypad = NULL;
-    PetscCallCUDA(cudaMalloc((void **)&cu->xpad, (size_t)ly->npadded * sizeof(PetscScalar)));
-    PetscCallCUDA(cudaMalloc((void **)&cu->ypad, (size_t)ly->npadded * sizeof(PetscScalar)));
-    cu->npadded = ly->npadded;
+    cu->npadded          = ly->npadded * ly->dof;
+    PetscCallCUDA(cudaMalloc((void **)&cu->xpad, (size_t)cu->npadded * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&cu->ypad, (size_t)cu->npadded * sizeof(PetscScalar)));
   }
-  PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
-  PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)ly->npadded * sizeof(PetscScalar), stream));
+  PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
+  PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
 
   /* upload A unless its device copy is current (HJStencilExtract() destroys the copy with the old values; A^T is
      uploaded when first used) */
@@ -379,7 +389,8 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     cudaFuncAttributes          attr;
 
     PetscCall(HJCudaLaunchInit(pc, &hj->st, &cfg, stream, &L));
-    PetscCallCUDA(hjcuda::TileLaunch(L, &attr));
+    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, &attr));
+    else PetscCallCUDA(hjcuda::TileLaunch(L, &attr));
     PetscCheck(attr.maxThreadsPerBlock >= cfg.nthreads, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, cfg.nthreads);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -410,8 +421,8 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(HJCudaConfigure(pc, &hj->st, &cfg));
   if (cfg.tile) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : "shared",
-                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : "", cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : (hj->layout.dof > 1 ? "point-block, shared" : "shared"),
+                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : (hj->layout.dof > 1 ? " (a loop; dof x dof blocks from global memory)" : ""), cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[cu->kernel]));
   }

@@ -176,14 +176,15 @@ cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 }
 
 template <class T>
-cudaError_t PadCopy(int dim, const Box &box, const T *x, T *xpad, cudaStream_t stream)
+cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaStream_t stream)
 {
-  using Kernel                  = void (*)(const T *, T *, Box);
+  using Kernel                  = void (*)(const T *, T *, Box, int);
   static constexpr Kernel table[] = {PadCopyKernel<1, T>, PadCopyKernel<2, T>, PadCopyKernel<3, T>};
+  const Box               sbox    = {box.xm0 * dof, box.xm1, box.xm2, box.ext0 * dof, box.ext1}; /* rows of scalars */
   dim3                    grid, block;
-  if (dim < 1 || dim > 3) return cudaErrorInvalidValue;
-  ClassicGrid(box, &grid, &block);
-  table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, box);
+  if (dim < 1 || dim > 3 || dof < 1) return cudaErrorInvalidValue;
+  ClassicGrid(sbox, &grid, &block);
+  table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, sbox, dof);
   return cudaGetLastError();
 }
 

@@ -96,6 +96,22 @@ __device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDi
   }
 }
 
+/* range[d] <- the tile of this block in direction d < ND (blockIdx.x -> tile (ti,tj,tk), x fastest; with ND = 2 the
+   grid has one tile in z): ND threads compute them with hj::TileRange (64-bit) and share them through range, which
+   is shared memory; the barrier makes them visible to the whole block. */
+template <int ND, class TP>
+__device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
+{
+  if (threadIdx.x < ND) {
+    const int       d   = threadIdx.x;
+    const unsigned  bid = blockIdx.x, n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
+    const unsigned  ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
+    const long long m   = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
+    range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
+  }
+  __syncthreads();
+}
+
 /*
   The hierarchical tile kernel: one thread block per tile T (blockIdx.x -> tile (ti,tj,tk), x fastest).
   0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
@@ -121,14 +137,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   __shared__ hj::Range range[3];
 
   /* 0. this block's tile */
-  if (threadIdx.x < 3) {
-    const int      d   = threadIdx.x;
-    const unsigned bid = blockIdx.x, n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
-    const unsigned ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
-    const long long m  = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
-    range[d]           = hj::TileRange(m, P.t[d], P.o[d], ti);
-  }
-  __syncthreads();
+  TileRanges<3>(P, range);
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
   const int       sx = wx + 2, sy = wy + 2 * P1, sz = wz + 2 * P2; /* buffer extents: W(T) plus halo */
@@ -260,14 +269,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   __shared__ hj::Range range[2];
 
   /* 0. this block's tile */
-  if (threadIdx.x < 2) {
-    const int       d   = threadIdx.x;
-    const unsigned  bid = blockIdx.x, n0 = (unsigned)P.ntiles[0];
-    const unsigned  ti  = d == 0 ? bid % n0 : bid / n0;
-    const long long m   = d == 0 ? P.box.xm0 : P.box.xm1;
-    range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
-  }
-  __syncthreads();
+  TileRanges<2>(P, range);
   const hj::Range rx = range[0], ry = range[1];
   const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0);
   const int       sx = wx + 2, nbuf = sx * (wy + 2); /* buffer: W(T) plus halo, row stride sx */
@@ -415,9 +417,10 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
   }
 }
 
-/* xpad interior <- x (same block shape as ClassicKernel). */
+/* xpad interior <- x (same block shape as ClassicKernel). box counts scalars along x (dof per point: xm0 and ext0
+   are dof times the points), lead = dof is the ghost layer's width in scalars at the start of a padded row. */
 template <int DIM, class T>
-__global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T *xpad, Box box)
+__global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T *xpad, Box box, int lead)
 {
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
@@ -426,7 +429,7 @@ __global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T
   for (int k = blockIdx.z; k < (int)box.xm2; k += gridDim.z)
 #pragma unroll 1
     for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y)
-      xpad[(i + 1) + box.ext0 * ((j + P1) + box.ext1 * (long long)(k + P2))] = x[i + box.xm0 * (j + box.xm1 * (long long)k)];
+      xpad[(i + lead) + box.ext0 * ((j + P1) + box.ext1 * (long long)(k + P2))] = x[i + box.xm0 * (j + box.xm1 * (long long)k)];
 }
 
 /* to[i] = (To)from[i]: single-precision copies of the coefficient planes for the single-precision inner mode */

@@ -21,6 +21,10 @@ constexpr int kClassicBlockSize        = 256;
    coefficients, so that instantiation is bounded at 256 threads (255 registers) instead of 512 (128 registers). */
 constexpr int RegMaxThreads(int R, bool var, int ssize) { return var && R * ssize > 32 ? 256 : 512; }
 constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
+/* The point-block tile kernel (dof > 1): at most this many threads per block (each loops over the tile's points),
+   for 2 <= dof <= kBlockMaxDof (HJ_MAX_DOF of the library). */
+constexpr int kBlockMaxThreads = 256;
+constexpr int kBlockMaxDof     = 8;
 
 /* Where a kernel writes its result: out[obase + i + os1*j + os2*k] for owned-box coordinates (i,j,k).
    ypad: obase = 1 + ext0*(P1 + ext1*P2), os1 = ext0, os2 = ext0*ext1; x: obase = 0, os1 = xm0, os2 = xm0*xm1. */
@@ -47,6 +51,7 @@ struct ConstStencil {
 template <class T>
 struct Launch {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
+  int          dof;       /* fields per point: 1 (TileLaunch, ClassicLaunch) or 2..kBlockMaxDof (BlockLaunch) */
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
@@ -75,9 +80,12 @@ cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
 /* Launch the fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero); with attr only attributes. */
 template <class T>
 cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
-/* xpad interior <- x */
+/* Launch the point-block tile kernel (dof = L.dof > 1; L.coef, L.invdiag hold dof x dof blocks); with attr as TileLaunch. */
 template <class T>
-cudaError_t PadCopy(int dim, const Box &box, const T *x, T *xpad, cudaStream_t stream);
+cudaError_t BlockLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
+/* xpad interior <- x, dof values per point */
+template <class T>
+cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaStream_t stream);
 /* to[0..n) <- (float)from[0..n) */
 template <class T>
 cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t stream);

@@ -1,0 +1,9 @@
+/* The point-block (dof > 1) kernel instantiations for PetscScalar (the dispatch table of hjblock.cuh), in their own
+   translation unit so that they compile in parallel with the scalar ones. */
+#include <petscsystypes.h>
+#include "hjblock.cuh"
+
+namespace hjcuda
+{
+template cudaError_t BlockLaunch<PetscScalar>(const Launch<PetscScalar> &, cudaFuncAttributes *);
+} // namespace hjcuda
