@@ -1,5 +1,6 @@
-# bench/gpu.sh part "sanitize": compute-sanitizer memcheck and racecheck on CUDA cases (tile kernel 1D/2D/3D,
-# star/box, variable/constant, clipped edge tiles, classic k = 1, single inner precision). Sourced by bench/gpu.sh.
+# bench/gpu.sh part "sanitize": compute-sanitizer memcheck and racecheck on CUDA cases (tile kernel 2D/3D, star/box,
+# variable/constant, clipped edge tiles, classic k = 1, the register-strip kernel with partial strips, the point-block
+# kernel (dof 3 and 4, single inner precision), the rows kernel (no y couplings)). Sourced by bench/gpu.sh.
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 TR=$B/test/test_reference
 CUB="-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"
@@ -7,6 +8,10 @@ cases=(
   "-dim 2 -da_grid_x 67 -da_grid_y 45 -pc_hjacobi_tile 16,8 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2"
   "-dim 3 -kind box -n 23 -pc_hjacobi_tile 8,6,5 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 3"
   "-constant -dim 2 -n 45 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 1"
+  "-dim 2 -da_grid_x 71 -da_grid_y 61 -pc_hjacobi_cuda_kernel registers -pc_hjacobi_cuda_strip 8 -pc_hjacobi_tile 32,13 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 3"
+  "-dof 3 -dim 3 -kind box -n 13 -pc_hjacobi_tile 6,5,7 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 2"
+  "-dof 4 -dim 2 -periodic -n 29 -pc_hjacobi_tile 8 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_inner_precision single -tol 1e-5"
+  "-zero_y -dim 2 -da_grid_x 77 -da_grid_y 23 -pc_hjacobi_tile 16,5 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 3"
 )
 if [ -z "$CS" ]; then
   log "SKIP sanitize: no compute-sanitizer"

@@ -1,5 +1,6 @@
 static char help[] = "3D Poisson (the operator of PETSc's ksp tutorial ex45) solved by FGMRES with geometric multigrid\n\
 whose levels are smoothed by hierarchical Jacobi. Every level is re-discretised on a coarsened DMDA.\n\
+-dim 2: the 2D 5-point Poisson with the same boundary treatment, scaled by h^2 (B3's 2D case, e.g. -da_grid_x 4097).\n\
 Defaults, each replaced by the same option given on the command line:\n\
   -ksp_type fgmres -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels <coarsen down to about 5^3>\n\
   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi   (the last three only when the PC is mg)\n\
@@ -8,7 +9,9 @@ Hierarchical Jacobi on every level: -mg_levels_pc_hjacobi_tile 8 -mg_levels_pc_h
 Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
 -symmetric: interior rows drop their couplings to the (known) boundary values, which move to the right-hand side,\n\
   so A is symmetric (for CG with a symmetric preconditioner); by default A is ex45's (nonsymmetric) matrix.\n\
-Prints the iterations and the time of a second solve (the first one sets everything up).\n\n";
+Prints the iterations and the time of a second solve (the first one sets everything up).\n\
+-sweep k:omega:its:tile,...  then, for each entry, set every level's hjacobi smoother to k sub-iterations, damping\n\
+  omega, its smoothing iterations and tile (edge; 0 keeps it), solve once to set up, and time a second solve.\n\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -18,22 +21,29 @@ Prints the iterations and the time of a second solve (the first one sets everyth
   #define PETSC_SUCCESS 0
 #endif
 
-/* ex45's scaling: h^3 times -Laplacian, Dirichlet points keep only their diagonal */
+/* ex45's scaling: h^3 times -Laplacian (2D: h^2), Dirichlet points keep only their diagonal. In 2D there is no z
+   coupling (cz = 0). */
 static PetscErrorCode Spacing(DM da, PetscReal *hxhydhz, PetscReal *hxhzdhy, PetscReal *hyhzdhx, PetscReal *hxhyhz)
 {
-  PetscInt  mx, my, mz;
+  PetscInt  dim, mx, my, mz;
   PetscReal hx, hy, hz;
 
   PetscFunctionBeginUser;
-  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  hx       = 1.0 / (mx - 1);
-  hy       = 1.0 / (my - 1);
-  hz       = 1.0 / (mz - 1);
-  *hxhydhz = hx * hy / hz;
+  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  hx = 1.0 / (mx - 1);
+  hy = 1.0 / (my - 1);
+  hz = dim == 3 ? 1.0 / (mz - 1) : 1.0;
+  *hxhydhz = dim == 3 ? hx * hy / hz : 0.0;
   *hxhzdhy = hx * hz / hy;
   *hyhzdhx = hy * hz / hx;
   *hxhyhz  = hx * hy * hz;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a boundary point of the grid (in 2D, z is not a direction) */
+static inline PetscBool OnBoundary(PetscInt dim, PetscInt i, PetscInt j, PetscInt k, PetscInt mx, PetscInt my, PetscInt mz)
+{
+  return (PetscBool)(i == 0 || j == 0 || i == mx - 1 || j == my - 1 || (dim == 3 && (k == 0 || k == mz - 1)));
 }
 
 static PetscBool symmetric = PETSC_FALSE; /* -symmetric */
@@ -41,28 +51,28 @@ static PetscBool symmetric = PETSC_FALSE; /* -symmetric */
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
   DM        da;
-  PetscInt  mx, my, mz, xs, ys, zs, xm, ym, zm;
+  PetscInt  dim, mx, my, mz, xs, ys, zs, xm, ym, zm;
   PetscReal cz, cy, cx, vol;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetDM(ksp, &da));
   PetscCall(Spacing(da, &cz, &cy, &cx, &vol));
-  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
   for (PetscInt k = zs; k < zs + zm; k++) {
     for (PetscInt j = ys; j < ys + ym; j++) {
       for (PetscInt i = xs; i < xs + xm; i++) {
         MatStencil  row = {.k = k, .j = j, .i = i};
-        MatStencil  col[7] = {row, {.k = k - 1, .j = j, .i = i}, {.k = k + 1, .j = j, .i = i}, {.k = k, .j = j - 1, .i = i}, {.k = k, .j = j + 1, .i = i}, {.k = k, .j = j, .i = i - 1}, {.k = k, .j = j, .i = i + 1}};
-        PetscScalar v[7]   = {2.0 * (cx + cy + cz), -cz, -cz, -cy, -cy, -cx, -cx};
-        PetscBool   bnd    = (PetscBool)(i == 0 || j == 0 || k == 0 || i == mx - 1 || j == my - 1 || k == mz - 1);
-        PetscInt    n      = bnd ? 1 : 7;
+        MatStencil  col[7] = {row, {.k = k, .j = j - 1, .i = i}, {.k = k, .j = j + 1, .i = i}, {.k = k, .j = j, .i = i - 1}, {.k = k, .j = j, .i = i + 1}, {.k = k - 1, .j = j, .i = i}, {.k = k + 1, .j = j, .i = i}};
+        PetscScalar v[7]   = {2.0 * (cx + cy + cz), -cy, -cy, -cx, -cx, -cz, -cz};
+        PetscBool   bnd    = OnBoundary(dim, i, j, k, mx, my, mz);
+        PetscInt    n      = bnd ? 1 : 2 * dim + 1;
 
         if (symmetric && !bnd) { /* keep only the interior neighbours */
           n = 1;
-          for (PetscInt c = 1; c < 7; c++) {
+          for (PetscInt c = 1; c < 2 * dim + 1; c++) {
             const MatStencil q = col[c];
-            if (q.i > 0 && q.j > 0 && q.k > 0 && q.i < mx - 1 && q.j < my - 1 && q.k < mz - 1) {
+            if (!OnBoundary(dim, q.i, q.j, q.k, mx, my, mz)) {
               col[n] = q;
               v[n++] = v[c];
             }
@@ -79,26 +89,27 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 
 static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
 {
-  DM             da;
-  PetscInt       mx, my, mz, xs, ys, zs, xm, ym, zm;
-  PetscReal      cz, cy, cx, vol;
-  PetscScalar ***ba;
+  DM           da;
+  PetscInt     dim, mx, my, mz, xs, ys, zs, xm, ym, zm;
+  PetscReal    cz, cy, cx, vol;
+  PetscScalar *ba;
 
   PetscFunctionBeginUser;
   PetscCall(KSPGetDM(ksp, &da));
   PetscCall(Spacing(da, &cz, &cy, &cx, &vol));
-  PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  PetscCall(DMDAVecGetArray(da, b, &ba));
+  PetscCall(VecGetArray(b, &ba)); /* the owned box, x fastest */
   for (PetscInt k = zs; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscBool bnd = (PetscBool)(i == 0 || j == 0 || k == 0 || i == mx - 1 || j == my - 1 || k == mz - 1);
-        ba[k][j][i]         = bnd ? 2.0 * (cx + cy + cz) : vol; /* u = 1 on the boundary, -Laplacian u = 1 */
+        const PetscBool bnd = OnBoundary(dim, i, j, k, mx, my, mz);
+        PetscScalar    *v   = &ba[(i - xs) + xm * ((j - ys) + ym * (k - zs))];
+        *v                  = bnd ? 2.0 * (cx + cy + cz) : vol; /* u = 1 on the boundary, -Laplacian u = 1 */
         if (symmetric && !bnd) /* the boundary neighbours' known values (1) times their couplings */
-          ba[k][j][i] += (i == 1) * cx + (i == mx - 2) * cx + (j == 1) * cy + (j == my - 2) * cy + (k == 1) * cz + (k == mz - 2) * cz;
+          *v += (i == 1) * cx + (i == mx - 2) * cx + (j == 1) * cy + (j == my - 2) * cy + (dim == 3) * ((k == 1) * cz + (k == mz - 2) * cz);
       }
-  PetscCall(DMDAVecRestoreArray(da, b, &ba));
+  PetscCall(VecRestoreArray(b, &ba));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -115,7 +126,7 @@ static PetscErrorCode DefaultOption(const char name[], const char value[])
 /* the PCMG defaults of this example; the levels halve the grid while every size stays odd and above 5 */
 static PetscErrorCode DefaultMultigrid(DM da)
 {
-  PetscInt  m[3], levels = 1;
+  PetscInt  dim, m[3], levels = 1;
   char      pctype[64] = "mg", value[32];
   PetscBool ismg;
 
@@ -124,7 +135,8 @@ static PetscErrorCode DefaultMultigrid(DM da)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_type", pctype, sizeof(pctype), NULL));
   PetscCall(PetscStrcmp(pctype, PCMG, &ismg));
   if (!ismg) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMDAGetInfo(da, NULL, &m[0], &m[1], &m[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetInfo(da, &dim, &m[0], &m[1], &m[2], NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  if (dim == 2) m[2] = m[0]; /* z does not coarsen */
   while (m[0] > 5 && m[1] > 5 && m[2] > 5 && (m[0] - 1) % 2 == 0 && (m[1] - 1) % 2 == 0 && (m[2] - 1) % 2 == 0) {
     for (PetscInt d = 0; d < 3; d++) m[d] = (m[d] - 1) / 2 + 1;
     levels++;
@@ -164,13 +176,13 @@ static PetscErrorCode Describe(KSP ksp, char text[], size_t len, PetscInt *level
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-int main(int argc, char **argv)
+/* the second solve from x = 0 (the first one, done before, set everything up): one RESULT line */
+static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
 {
-  KSP                ksp;
-  DM                 da;
   Mat                A;
-  Vec                x, b, r;
-  PetscInt           mx, my, mz, its, levels;
+  Vec                r;
+  DM                 da;
+  PetscInt           dim, mx, my, mz, its, levels;
   PetscReal          rnorm, bnorm;
   PetscLogDouble     t0, t1;
   KSPConvergedReason reason;
@@ -179,10 +191,80 @@ int main(int argc, char **argv)
   char               solver[256];
 
   PetscFunctionBeginUser;
+  PetscCall(VecZeroEntries(x));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(VecNorm(x, NORM_2, &rnorm)); /* a reduction: waits for every rank and GPU */
+  PetscCall(PetscTime(&t1));
+
+  PetscCall(KSPGetDM(ksp, &da));
+  PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(VecDuplicate(b, &r));
+  PetscCall(MatMult(A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  PetscCall(VecNorm(b, NORM_2, &bnorm));
+  PetscCall(VecDestroy(&r));
+  PetscCall(Describe(ksp, solver, sizeof(solver), &levels));
+  PetscCall(VecGetType(x, &vtype));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT "D Poisson %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d MPI rank(s), vectors of type %s\n", dim, mx, my, mz, size, vtype));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solver: %s%s%s\n", solver, tag[0] ? " " : "", tag));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s in %" PetscInt_FMT " iterations, %.4f s (second solve), ||b - A x|| / ||b|| = %.1e\n", KSPConvergedReasons[reason], its, t1 - t0, (double)(rnorm / bnorm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT example=mg3d grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d vec=%s %s%s%s its=%" PetscInt_FMT " time=%.6e time_per_it=%.6e relres=%.3e reason=%s\n", mx, my, mz, size, vtype, solver, tag[0] ? " " : "", tag, its, t1 - t0, (t1 - t0) / PetscMax(its, 1), (double)(rnorm / bnorm), KSPConvergedReasons[reason]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -sweep entry "k:omega:its:tile" applied to every level's smoother (levels whose PC is not hjacobi are skipped) */
+static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char tag[], size_t len)
+{
+  PC       pc;
+  PetscInt levels, k = 4, its = 2, tile = 0;
+  double   omega = 1.0;
+
+  PetscFunctionBeginUser;
+  PetscCheck(sscanf(entry, "%" PetscInt_FMT ":%lf:%" PetscInt_FMT ":%" PetscInt_FMT, &k, &omega, &its, &tile) >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep entry '%s': expected k:omega:its[:tile]", entry);
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCMGGetLevels(pc, &levels));
+  for (PetscInt l = 1; l < levels; l++) {
+    KSP       smoother;
+    PC        spc;
+    PetscBool ishj;
+
+    PetscCall(PCMGGetSmoother(pc, l, &smoother));
+    PetscCall(KSPSetTolerances(smoother, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT, its));
+    PetscCall(KSPGetPC(smoother, &spc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCHJACOBI, &ishj));
+    if (!ishj) continue;
+    PetscCall(PCHJacobiSetSubiterations(spc, k));
+    PetscCall(PCHJacobiSetOmega(spc, (PetscReal)omega));
+    if (tile > 0) PetscCall(PCHJacobiSetTileSize(spc, tile, tile, dim == 3 ? tile : 1));
+  }
+  PetscCall(PetscSNPrintf(tag, len, "sweep=k%" PetscInt_FMT ":w%g:its%" PetscInt_FMT ":t%" PetscInt_FMT, k, omega, its, tile));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  KSP                ksp;
+  DM                 da;
+  Vec                x, b;
+  PetscInt           dim = 3, mx, my, mz, nsweep = 64;
+  char              *sweep[64];
+
+  PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PCHJacobiInitializePackage());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
-  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 33, 33, 33, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
+  PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim %" PetscInt_FMT ": this example solves the 2D or the 3D Poisson problem", dim);
+  if (dim == 3) PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 33, 33, 33, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  else PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 33, 33, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(DMDAGetInfo(da, NULL, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -201,30 +283,17 @@ int main(int argc, char **argv)
   PetscCall(KSPGetRhs(ksp, &b));
   PetscCall(KSPGetSolution(ksp, &x));
   PetscCall(KSPSetDMActive(ksp, PETSC_FALSE)); /* keep b and the operators of the first solve */
-  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
-  PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(ksp, b, x));
-  PetscCall(VecNorm(x, NORM_2, &rnorm)); /* a reduction: waits for every rank and GPU */
-  PetscCall(PetscTime(&t1));
+  PetscCall(TimedSolve(ksp, b, x, ""));
+  PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-sweep", sweep, &nsweep, NULL));
+  for (PetscInt e = 0; e < nsweep; e++) {
+    char tag[128];
 
-  PetscCall(KSPGetIterationNumber(ksp, &its));
-  PetscCall(KSPGetConvergedReason(ksp, &reason));
-  PetscCall(KSPGetOperators(ksp, &A, NULL));
-  PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatMult(A, x, r));
-  PetscCall(VecAYPX(r, -1.0, b));
-  PetscCall(VecNorm(r, NORM_2, &rnorm));
-  PetscCall(VecNorm(b, NORM_2, &bnorm));
-  PetscCall(Describe(ksp, solver, sizeof(solver), &levels));
-  PetscCall(VecGetType(x, &vtype));
-  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
-
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "3D Poisson %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d MPI rank(s), vectors of type %s\n", mx, my, mz, size, vtype));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solver: %s\n", solver));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s in %" PetscInt_FMT " iterations, %.4f s (second solve), ||b - A x|| / ||b|| = %.1e\n", KSPConvergedReasons[reason], its, t1 - t0, (double)(rnorm / bnorm)));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT example=mg3d grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d vec=%s %s its=%" PetscInt_FMT " time=%.6e time_per_it=%.6e relres=%.3e reason=%s\n", mx, my, mz, size, vtype, solver, its, t1 - t0, (t1 - t0) / PetscMax(its, 1), (double)(rnorm / bnorm), KSPConvergedReasons[reason]));
-
-  PetscCall(VecDestroy(&r));
+    PetscCall(ApplySweep(ksp, dim, sweep[e], tag, sizeof(tag)));
+    PetscCall(VecZeroEntries(x));
+    PetscCall(KSPSolve(ksp, b, x)); /* sets the changed smoothers up */
+    PetscCall(TimedSolve(ksp, b, x, tag));
+    PetscCall(PetscFree(sweep[e]));
+  }
   PetscCall(KSPDestroy(&ksp));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());

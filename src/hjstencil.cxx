@@ -252,6 +252,15 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     return PETSC_SUCCESS;
   }));
 
+  /* directions without couplings on this rank */
+  for (PetscInt d = 0; d < 3; d++) {
+    st->zerodir[d] = (PetscBool)(dof == 1 && d < dim);
+    for (PetscInt s = 0; s < st->noff && st->zerodir[d]; s++) {
+      if (!hj::Offset((int)dim, (int)st->kind, (int)s, (int)d)) continue;
+      for (PetscInt u = 0; u < N && st->zerodir[d]; u++) st->zerodir[d] = (PetscBool)(st->coef[(size_t)s * N + u] == (PetscScalar)0);
+    }
+  }
+
   /* constant coefficients: the same value wherever the neighbour lies in the domain (outside it the padded array is 0) */
   st->constant = (PetscBool)(dof == 1); /* no compact form for blocks */
   st->cinvdiag = N ? st->invdiag[0] : 1.0;
@@ -273,6 +282,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
     }
     if (!found) st->ccoef[s] = 0;
   }
-  PetscCall(PetscInfo(A, "stencil: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients\n", dim, dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable"));
+  PetscCall(PetscInfo(A, "stencil: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients%s%s%s\n", dim, dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable", st->zerodir[0] ? "; no x couplings on this rank" : "",
+                      st->zerodir[1] ? "; no y couplings on this rank" : "", st->zerodir[2] ? "; no z couplings on this rank" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -63,6 +63,7 @@ PetscErrorCode HJProblemCreate(MPI_Comm comm, HJProblem *p)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-zero_diag_row", &p->zero_diag_row, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-missing_diag_row", &p->missing_diag_row, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-constant", &p->constant, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_y", &p->zero_y, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-perturb_row", &p->perturb_row, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_kind", p->dmkind, sizeof(p->dmkind), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-prealloc_only", &p->prealloc_only, NULL));
@@ -248,7 +249,7 @@ PetscErrorCode HJProblemAssemble(HJProblem *p, PetscInt vseed, Mat A)
                   qn = HJNat(p, q);
                   if (p->symmetric && HJIsDirichlet(p, q, qn)) continue; /* keep A symmetric */
                   for (PetscInt c2 = 0; c2 < dof; c2++) {
-                    PetscScalar v = HJCoupling(p, vseed, pn, c1, qn, c2, s);
+                    PetscScalar v = (p->zero_y && s[1] != 0) ? 0.0 : HJCoupling(p, vseed, pn, c1, qn, c2, s); /* stored zeros */
                     if (pn == p->perturb_row && nc == 0) v *= 1.5;
                     if (c2 != c1) v *= 0.1;
                     cols[nc]   = p->petsc_of_nat[qn] * dof + c2;

@@ -30,6 +30,7 @@ typedef struct {
   PetscInt    N;                /* grid points */
   PetscInt   *petsc_of_nat;     /* natural index i + M0*(j + M1*k) -> PETSc index (grid point) */
   PetscBool   periodic, box, stardmda, symmetric, dirichlet_boundary, wide;
+  PetscBool   zero_y;           /* every coupling along y is an explicitly stored zero (independent rows, B2) */
   PetscBool   constant;         /* couplings depend only on the offset, one diagonal value (Dirichlet rows aside) */
   PetscInt    perturb_row;      /* natural index of a row whose first coupling is scaled by 1.5, -1: none */
   PetscReal   dirichlet_fraction;

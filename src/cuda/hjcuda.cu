@@ -7,8 +7,10 @@
    -pc_hjacobi_cuda_kernel auto|shared|registers picks the tile kernel: shared (TileKernel: every neighbour from
    shared memory, any dimension and stencil) or registers (TileKernelStrip2D: 2D star only, each thread keeps a
    vertical strip of R points in registers, about 3.5 shared-memory accesses per update instead of 6); auto = registers
-   where it applies (2D star, a block that fits), else shared. On an H200 one inner sweep of a 4096^2 grid took 13.1 us
-   with registers and 24.2 us with shared (bench/results/nvidia-h200/followup).
+   where it applies (2D star, a block that fits), else shared; and for a 2D star stencil whose y couplings are all
+   zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
+   no y halo loaded (the result is the same for any tiling along y: the y terms are zero). On an H200 one inner
+   sweep of a 4096^2 grid took 13.1 us with registers and 24.2 us with shared (bench/results/nvidia-h200/followup).
    -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
@@ -37,6 +39,8 @@ typedef struct {
   PetscBool      tile;       /* tile kernel (else classic); dof > 1: always the point-block tile kernel */
   PetscBool      single;     /* tile kernel with float sub-iterations */
   PetscBool      regs;       /* tile kernel: the register-strip kernel (ppt is then its strip length R) */
+  PetscBool      rows;       /* tile kernel, 2D without y couplings: every row is an independent 1D problem, run by the 1D
+                                kernel with 1D tiles along x and no y halo (tile and overlap along y do not matter then) */
   long long      W[3];       /* largest working region per direction */
   long long      ntiles[3], ntot;
   int            ppt, nthreads;
@@ -128,11 +132,13 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile || L->dof > 1);
   cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
   cfg->workpoints = 1;
+  cfg->rows       = (PetscBool)(cfg->tile && L->dim == 2 && L->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && cu->kernel == HJ_CUDA_KERNEL_AUTO);
   for (PetscInt d = 0; d < 3; d++) {
     PetscInt  t, o;
     long long sumw = 0;
 
     HJTileOf(hj, d, &t, &o);
+    if (cfg->rows && d == 1) t = 1, o = 0; /* one row per tile */
     PetscCheck(t >= 1 && o >= 0 && o < t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, d);
     cfg->W[d]      = PetscMin((long long)t, (long long)L->xm[d]);
     cfg->ntiles[d] = hj::NumTiles(L->xm[d], t, o);
@@ -142,7 +148,7 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
     }
     cfg->workpoints *= (PetscLogDouble)sumw;
     npts *= cfg->W[d];
-    nbuf *= cfg->W[d] + 2 * L->pad[d];
+    nbuf *= cfg->W[d] + 2 * (cfg->rows && d == 1 ? 0 : L->pad[d]);
   }
   cfg->ntot = cfg->ntiles[0] * cfg->ntiles[1] * cfg->ntiles[2];
   cfg->smem = 2 * (size_t)nbuf * (size_t)L->dof * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
@@ -156,8 +162,9 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
     cfg->ppt      = (int)((npts + cfg->nthreads - 1) / cfg->nthreads); /* informative: the kernel loops */
   }
 
-  /* auto: the register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
-  if (L->dof == 1 && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
+  /* auto: the 1D kernel on rows for 2D star stencils without y couplings (above); else the register-strip kernel
+     wherever it applies (2D star, a block that fits), else the shared-memory one */
+  if (L->dof == 1 && !cfg->rows && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long W0 = cfg->W[0], W1 = cfg->W[1];
     const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8;
@@ -202,7 +209,7 @@ static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaC
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(L, sizeof(*L)));
-  L->dim      = (int)ly->dim;
+  L->dim      = cfg->rows ? 1 : (int)ly->dim; /* rows: the 1D kernel, one tile row per row of the grid */
   L->dof      = (int)ly->dof;
   L->kind     = (int)st->kind;
   L->var      = !st->constant;
@@ -225,11 +232,13 @@ static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaC
     PetscInt t, o;
 
     HJTileOf(hj, k, &t, &o);
+    if (cfg->rows && k == 1) t = 1, o = 0;
     L->t[k]      = t;
     L->o[k]      = o;
     L->ntiles[k] = cfg->ntiles[k];
   }
-  L->ntot = cfg->ntot;
+  L->ntot   = cfg->ntot;
+  L->xshift = cfg->rows ? ly->ext[0] : 0;
   L->k    = cfg->tile ? (int)hj->subits : 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -422,7 +431,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(HJCudaConfigure(pc, &hj->st, &cfg));
   if (cfg.tile) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : (hj->layout.dof > 1 ? "point-block, shared" : "shared"),
-                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : (hj->layout.dof > 1 ? " (a loop; dof x dof blocks from global memory)" : ""), cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
+                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : (hj->layout.dof > 1 ? " (a loop; dof x dof blocks from global memory)" : (cfg.rows ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : "")), cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[cu->kernel]));
   }

@@ -40,7 +40,7 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
   if (attr) return cudaFuncGetAttributes(attr, kernel);
 
   TileParams<T, S> P;
-  P.xpad    = L.xpad;
+  P.xpad    = L.xpad + L.xshift;
   P.b       = L.b;
   P.y       = L.y;
   P.coef    = nullptr;

@@ -61,6 +61,7 @@ struct Launch {
   cudaStream_t stream;
 
   const T     *xpad, *b;
+  long long    xshift;    /* the kernel reads xpad + xshift (rows: one padded row, so that row j is padded row j + 1) */
   Output<T>    y;
   const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal] */
   const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */

@@ -48,6 +48,8 @@ typedef struct {
   PetscBool    constant; /* every coefficient (where its neighbour is in the domain) equals ccoef[], every diagonal 1/cinvdiag (always false for dof > 1) */
   PetscScalar *coef;     /* [noff][nlocal][dof*dof], zero where the matrix has no entry */
   PetscScalar *invdiag;  /* [nlocal][dof*dof]: inverse of the diagonal block (dof = 1: 1/A[p,p]) */
+  PetscBool    zerodir[3]; /* every coupling of an offset with a component along d is zero on this rank (dof = 1): the
+                              rows along d are independent here, and any tiling along d gives the same result */
   PetscScalar  ccoef[26];
   PetscScalar  cinvdiag;
   void        *device;                       /* a backend's device copy of this stencil, made lazily by that backend */
