@@ -18,8 +18,4 @@ for K in registers shared; do
   done
 done
 grep -E "^== roofline|marginal|hierarchical" "$OUT/tuning.log" | tee -a "$OUT/summary.txt"
-# 2. B1 2048^2: fp32 inner sweeps and 64 x 64 tiles against the best fp64 32 x 32 configuration (classic computed)
-for P in native single; do
-  tstep 60 "B1 2048 $P" $B/bench/paper -mode 2d -n 2048 -rhs paper -max_seconds 45 -classic_count exact -validate_n 0 -configs 16:2:32x32,32:4:32x32,32:4:64x64,64:4:64x64,64:8:64x64 $G -pc_hjacobi_inner_precision $P -csv $T/b1_2048_$P.csv
-done
-grep -E "^(classic|hierarchical|best)" "$OUT/tuning.log" | tee -a "$OUT/summary.txt"
+# (fp32 sub-iterations on B1 2048^2 and 64 x 64 tiles are timed by the paper part: bench/paper.sh b1single, b1)

@@ -90,6 +90,7 @@ typedef struct {
 typedef struct {
   FILE         *csv;
   const char   *mode, *rhs;
+  char          inner[16]; /* -pc_hjacobi_inner_precision: native (PetscScalar) or single sub-iterations */
   PetscInt      nx, ny;
   HJBenchDevice dev;
 } Output;
@@ -399,7 +400,7 @@ static PetscErrorCode SetParams(PC pc, PetscInt tx, PetscInt ty, PetscInt k, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char CSVHeader[] = "gpu,commit,mode,N,method,tile,k,overlap,cycles,time_s,time_per_cycle_s,speedup_vs_classic,speedup_vs_stock,reps,cycles_how,rhs,ny";
+static const char CSVHeader[] = "gpu,commit,mode,N,method,tile,k,overlap,cycles,time_s,time_per_cycle_s,speedup_vs_classic,speedup_vs_stock,reps,cycles_how,rhs,ny,inner";
 
 static PetscErrorCode EmitRow(MPI_Comm comm, const Output *out, const Row *r, double tclassic, double tstock)
 {
@@ -411,7 +412,7 @@ static PetscErrorCode EmitRow(MPI_Comm comm, const Output *out, const Row *r, do
   else PetscCall(PetscStrncpy(tile, "-", sizeof(tile)));
   PetscCall(PetscPrintf(comm, "%-12s %-7s %4" PetscInt_FMT " %3" PetscInt_FMT " %10" PetscInt_FMT " %11.4e %11.4e %8.3f %8.3f %3" PetscInt_FMT "  %s\n", r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how));
   if (out->csv) {
-    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT "\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how, out->rhs, out->ny);
+    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%s\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how, out->rhs, out->ny, out->inner);
     fflush(out->csv);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -596,6 +597,8 @@ int main(int argc, char **argv)
   PetscCall(HJBenchCSVOpen(comm, csvpath, CSVHeader, argc, argv, &out.dev, &out.csv));
   out.mode = oned ? "1d" : "2d";
   out.rhs  = rhs == RHS_PAPER ? "paper" : "one";
+  PetscCall(PetscStrncpy(out.inner, "native", sizeof(out.inner)));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_hjacobi_inner_precision", out.inner, sizeof(out.inner), NULL));
   out.nx   = nx;
   out.ny   = ny;
   PetscCall(VecGetType(P.x, &vt));
