@@ -38,3 +38,4 @@ for c in "32 16 0.8" "32 32 0.8" "64 32 0.8" "64 64 0.8"; do
   mgrun "B4 cg+hjacobi(varcoef2d,tile$1,k$2,w$3,o0)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $1 -pc_hjacobi_subiterations $2 -pc_hjacobi_omega $3 -pc_hjacobi_overlap 0 -ksp_max_it 20000
   mgrun "B4 cg+hjacobi(varcoef2d,tile$1,k$2,w$3,o0,single)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $1 -pc_hjacobi_subiterations $2 -pc_hjacobi_omega $3 -pc_hjacobi_overlap 0 -pc_hjacobi_inner_precision single -ksp_max_it 20000
 done
+python3 "$here/bench/mgsummary.py" "$OUT/mg.csv" -o "$OUT/mg.md" >/dev/null 2>&1 || log "FAIL mgsummary"
