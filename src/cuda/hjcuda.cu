@@ -58,6 +58,8 @@ typedef struct {
   PetscInt     strip;       /* -pc_hjacobi_cuda_strip: 0 (choose), 4 or 8 */
 } HJCuda;
 
+static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
+
 enum { HJ_CUDA_KERNEL_AUTO, HJ_CUDA_KERNEL_SHARED, HJ_CUDA_KERNEL_REGISTERS };
 static const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
@@ -308,7 +310,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
   if (!zeroguess) {
     PetscCall(PetscLogGpuTimeBegin());
-    PetscCallCUDA(hjcuda::PadCopy(L.dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream));
+    PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream)); /* the grid's dimension (L.dim is 1 for rows) */
     PetscCall(PetscLogGpuTimeEnd());
   }
   /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap */
