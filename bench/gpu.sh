@@ -67,5 +67,5 @@ for part in $parts; do
 done
 log "failures: $fails"
 # the device tool returns at most 8 files: everything but the summary goes into one archive
-(cd "$OUT" && tar czf results.tgz --exclude results.tgz --exclude summary.txt . && find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
+(cd "$OUT" && tar czf /tmp/hj-results.tgz --exclude summary.txt . && mv /tmp/hj-results.tgz results.tgz && find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
 exit $((fails > 0))

@@ -7,7 +7,8 @@
 #   BUDGET  wall seconds for all parts together (keep it under the 600 s a command may run); each part gets a share
 #           by weight (below) as -max_seconds; a driver stops its sweep cleanly when its share is used up
 #   PART    b1 (2D 1024^2), b1big (2D 2048^2), b1single (2048^2, fp32 sub-iterations), b2 (1D, 1024 copies of 1024),
-#           b2big (1D, 4096 copies), b5 (roofline); default: all six, in that order
+#           b2big (1D, 4096 copies), b2single (4096 copies, fp32 sub-iterations), b5 (roofline); default: all seven,
+#           in that order
 # environment:
 #   HJ_RHS=paper|one   b = h^2 (default: the paper's system, see below) or b = 1 (BENCHMARKS.md as written: ~10x the cycles)
 #   HJ_GPU_OPTS        default "-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"; "" runs on the host
@@ -33,6 +34,7 @@
 #   b1single  b1big's 4 fastest configurations again with fp32 sub-iterations (-pc_hjacobi_inner_precision single;
 #          classic and stock PETSc stay fp64): the tuning step "fp32 inner sweeps" of BENCHMARKS/TUNING.md
 #   b2     tile 32 (32 x 1): k in {4,8,16,32,64} x o in {0,2,4,8,12} (the paper's Table 2 optima: o = 2..12).
+#   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single)
 #   b2big  the 4 fastest of b2's CSV (fallback 8:4, 16:4, 32:8, 64:8); classic computed as in b1big.
 #   b5     copy and VecAXPY bandwidth, the classic sweep, the hierarchical kernel at tile 32, k = 16, 32, 64.
 set -uo pipefail
@@ -42,7 +44,7 @@ OUT=$2
 BUDGET=${3:-480}
 shift $(($# < 3 ? $# : 3))
 PARTS=("$@")
-[ ${#PARTS[@]} -eq 0 ] && PARTS=(b1 b1big b1single b2 b2big b5)
+[ ${#PARTS[@]} -eq 0 ] && PARTS=(b1 b1big b1single b2 b2big b2single b5)
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 2
 HERE=$(cd "$(dirname "$0")" && pwd)
 RHS=${HJ_RHS:-paper}
@@ -62,10 +64,10 @@ fi
 CC1=check
 [ "$RHS" = one ] && CC1=exact
 
-declare -A W=([b1]=34 [b1big]=24 [b1single]=14 [b2]=22 [b2big]=12 [b5]=8)
+declare -A W=([b1]=34 [b1big]=24 [b1single]=14 [b2]=22 [b2big]=12 [b2single]=10 [b5]=8)
 wsum=0
 for p in "${PARTS[@]}"; do
-  [ -n "${W[$p]:-}" ] || { echo "paper.sh: unknown part '$p' (b1 b1big b1single b2 b2big b5)" >&2; exit 2; }
+  [ -n "${W[$p]:-}" ] || { echo "paper.sh: unknown part '$p' (b1 b1big b1single b2 b2big b2single b5)" >&2; exit 2; }
   wsum=$((wsum + W[$p]))
 done
 T0=$(date +%s)
@@ -104,7 +106,7 @@ for p in "${PARTS[@]}"; do
   b1single)
     cf=$(best_of "$OUT/b1_$N2.csv" 4)
     run b1single "$OUT/b1_${N2}_fp32.csv" "$EXEDIR/paper" -mode 2d -n "$N2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n 0 \
-      -configs "${cf:-16:2,32:4,32:4:64,64:4:64}" -pc_hjacobi_inner_precision single ;;
+      -configs "${cf:-16:2,32:4,32:4:64,64:4:64,64:8:64}" -pc_hjacobi_inner_precision single ;;
   b2)
     run b2 "$OUT/b2_$C1.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C1" -rhs "$RHS" -max_seconds "$s" -classic_count "$CC1" -validate_n "$NV" \
       -tiles 32 -k_list 1,4,8,16,32,64 -o_list 0,2,4,8,12 -extra_configs 32:4:64,64:4:64,64:8:128,128:8:128 ;;
@@ -112,6 +114,10 @@ for p in "${PARTS[@]}"; do
     cf=$(best_of "$OUT/b2_$C1.csv" 4)
     run b2big "$OUT/b2_$C2.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n "$NV" \
       -tiles 32 -configs "${cf:-8:4,16:4,32:8,64:8}" ;;
+  b2single)
+    cf=$(best_of "$OUT/b2_$C2.csv" 4)
+    run b2single "$OUT/b2_${C2}_fp32.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n 0 \
+      -configs "${cf:-64:8:128,32:4:64,16:4:32,32:8:32}" -pc_hjacobi_inner_precision single ;;
   b5)
     run b5 "$OUT/b5.csv" "$EXEDIR/roofline" -n "$N5" -tile 32 -k_list 16,32,64 ;;
   esac
