@@ -795,7 +795,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal has no zeros.
    The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`). With dof > 1 fields per point
    (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
-   division becomes a solve with it (host backend only for now).
+   division becomes a solve with it (host and CUDA backends).
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which

@@ -19,8 +19,11 @@
    cycle rounds x to single precision: about 1e-7 relative error per cycle. That is harmless for a smoother or a
    preconditioner (its error is far above 1e-7), but a tight solve by pure Richardson iteration on this PC stalls near
    1e-7 relative residual; use a Krylov method around it (flexible if the tolerance is below ~1e-6) or the native
-   precision there. It halves shared memory per tile and coefficient traffic. The classic kernel (k = 1) always runs
-   in PetscScalar. */
+   precision there. It halves shared memory per tile and coefficient traffic. The classic kernel (k = 1, dof = 1)
+   always runs in PetscScalar; with dof > 1 the point-block tile kernel (hjblock.cuh) runs for every k.
+
+   Measured on an H100 (bench/results/nvidia-h100): B1 2048^2, tile 32, k 32, overlap 4 took 0.827 s (6601 cycles)
+   with single against 1.19 s (6593 cycles) native; one inner sweep of 4096^2 8.1 against 13.5 us (register kernel). */
 #include <petscdevice_cuda.h>
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>

@@ -63,7 +63,7 @@ struct Launch {
   const T     *xpad, *b;
   long long    xshift;    /* the kernel reads xpad + xshift (rows: one padded row, so that row j is padded row j + 1) */
   Output<T>    y;
-  const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal] */
+  const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal]; dof > 1: [noff][nlocal][dof*dof], [nlocal][dof*dof] */
   const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */
   ConstStencil<T> cst;
   T            omega;

@@ -21,7 +21,7 @@
    plus one layer on each side of each used direction, holding ghost values (zero outside the domain).
    With dof > 1 fields per point, every array (global vectors, padded arrays, tile buffers) holds the dof values of
    a point together: index c + dof*point, as PETSc's DMDA vectors. */
-#define HJ_MAX_DOF 8 /* dof > 1: point-block hierarchical Jacobi, host backend only, dof <= HJ_MAX_DOF */
+#define HJ_MAX_DOF 8 /* dof > 1: point-block hierarchical Jacobi (host and CUDA backends), dof <= HJ_MAX_DOF */
 typedef struct {
   PetscInt        dim;
   PetscInt        dof;      /* fields per grid point, 1 <= dof <= HJ_MAX_DOF */
