@@ -10,7 +10,7 @@
 #   check      CUDA backend vs host backend on the test matrix (1 and 2 ranks)
 #   sanitize   compute-sanitizer memcheck and racecheck on CUDA cases
 #   tutorials  PETSc ex45 / ex50 on the GPU with hjacobi, iteration counts against the host backend
-#   roofline   B5;  paper: B1, B2;  mg: B3, B4;  tuning: fp32 inner sweeps and 64 x 64 tiles (bench/TUNING.md)
+#   roofline   B5;  paper: B1, B2;  mg: B3, B4;  levels: PCMG time per level;  tuning: fp32 inner sweeps and 64 x 64 tiles (bench/TUNING.md)
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 dev=$here/.device
@@ -38,7 +38,7 @@ B=$dev/build
 export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
 LIB=$B/libpetsc-hjacobi.so
 GPUOPT="-dm_vec_type cuda -dm_mat_type aijcusparse"
-parts=${*:-env check tutorials roofline sanitize mg paper tuning}
+parts=${*:-env check tutorials roofline sanitize mg levels paper tuning}
 START=$(date +%s); DEADLINE=${GPU_DEADLINE:-540} # seconds for the whole command; the paper part gets what is left
 left() { echo $((DEADLINE - ($(date +%s) - START))); }
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }

@@ -34,7 +34,7 @@
 #   b1single  b1big's 4 fastest configurations again with fp32 sub-iterations (-pc_hjacobi_inner_precision single;
 #          classic and stock PETSc stay fp64): the tuning step "fp32 inner sweeps" of BENCHMARKS/TUNING.md
 #   b2     tile 32 (32 x 1): k in {4,8,16,32,64} x o in {0,2,4,8,12} (the paper's Table 2 optima: o = 2..12).
-#   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single)
+#   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single), on 1024 and on 4096 copies
 #   b2big  the 4 fastest of b2's CSV (fallback 8:4, 16:4, 32:8, 64:8); classic computed as in b1big.
 #   b5     copy and VecAXPY bandwidth, the classic sweep, the hierarchical kernel at tile 32, k = 16, 32, 64.
 set -uo pipefail
@@ -114,10 +114,12 @@ for p in "${PARTS[@]}"; do
     cf=$(best_of "$OUT/b2_$C1.csv" 4)
     run b2big "$OUT/b2_$C2.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n "$NV" \
       -tiles 32 -configs "${cf:-8:4,16:4,32:8,64:8}" ;;
-  b2single)
+  b2single) # both sizes, half the share each
     cf=$(best_of "$OUT/b2_$C2.csv" 4)
-    run b2single "$OUT/b2_${C2}_fp32.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n 0 \
-      -configs "${cf:-64:8:128,32:4:64,16:4:32,32:8:32}" -pc_hjacobi_inner_precision single ;;
+    for C in "$C1" "$C2"; do
+      run "b2single_$C" "$OUT/b2_${C}_fp32.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C" -rhs "$RHS" -max_seconds "$((s / 2))" -classic_count exact -validate_n 0 \
+        -configs "${cf:-64:8:128,32:4:64,16:4:32,32:8:32}" -pc_hjacobi_inner_precision single
+    done ;;
   b5)
     run b5 "$OUT/b5.csv" "$EXEDIR/roofline" -n "$N5" -tile 32 -k_list 16,32,64 ;;
   esac
