@@ -7,7 +7,7 @@ HJ="-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi -mg_levels_pc_hjac
 for g in "-da_grid_x 257 -da_grid_y 257 -da_grid_z 257 -mg_levels_pc_hjacobi_tile 8" "-dim 2 -da_grid_x 4097 -da_grid_y 4097"; do
   if [ "$(left)" -lt 40 ]; then log "SKIP levels $g (time)"; continue; fi
   echo "== levels: $g" >>"$OUT/levels.log"
-  timeout 90 $B/examples/mg3d $CU $g $HJ -pc_mg_log -log_view >>"$OUT/levels.log" 2>&1 || log "FAIL levels $g"
+  timeout 90 $B/examples/mg3d $CU $g $HJ -pc_mg_log -log_view -log_view_gpu_time >>"$OUT/levels.log" 2>&1 || log "FAIL levels $g"
   grep -E "^RESULT" "$OUT/levels.log" | tail -1 | tee -a "$OUT/summary.txt"
 done
 grep -E "^== levels|^MGSmooth Level|^MGResid Level|^MGInterp Level|^KSPSolve |^PCApply |^PCHJacobi" "$OUT/levels.log" | tee -a "$OUT/summary.txt"
