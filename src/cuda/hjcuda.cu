@@ -11,7 +11,8 @@
    zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
    no y halo loaded (the result is the same for any tiling along y: the y terms are zero). On an H200 one inner
    sweep of a 4096^2 grid took 13.1 us with registers and 24.2 us with shared (bench/results/nvidia-h200/followup).
-   -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
+   -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: the first of 4, 8, 16 whose block has at most 256 threads, else the
+   first that fits; 16 needs constant coefficients or single inner precision).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
    into shared memory as float, b, the diagonal and the coefficients are float (float copies of the planes are made
@@ -58,7 +59,7 @@ typedef struct {
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
   PetscBool    forcetile;   /* -pc_hjacobi_cuda_tile_kernel */
   PetscInt     kernel;      /* -pc_hjacobi_cuda_kernel: HJ_CUDA_KERNEL_AUTO, _SHARED or _REGISTERS */
-  PetscInt     strip;       /* -pc_hjacobi_cuda_strip: 0 (choose), 4 or 8 */
+  PetscInt     strip;       /* -pc_hjacobi_cuda_strip: 0 (choose), 4, 8 or 16 */
 } HJCuda;
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
@@ -172,18 +173,20 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   if (L->dof == 1 && !cfg->rows && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long W0 = cfg->W[0], W1 = cfg->W[1];
-    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8;
+    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 16;
     const int       ppt = cfg->ppt, nthreads = cfg->nthreads;
 
     PetscCheck(L->dim == 2 && st->kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
+    PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S) > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points of variable coefficients in double do not fit the registers; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0);
     cfg->regs = PETSC_TRUE;
     cfg->ppt  = 0;
     for (int pass = 0; pass < 2 && !cfg->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
       for (int R = R0; R <= R1 && !cfg->ppt; R *= 2) {
         const long long nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
-        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) cfg->ppt = R, cfg->nthreads = (int)nth;
+        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) cfg->ppt = R, cfg->nthreads = (int)nth; /* RegMaxThreads 0: no such kernel */
       }
     }
+    const int Rm = hjcuda::RegMaxThreads(R1, !st->constant, S) ? R1 : R1 / 2; /* the longest strip that exists */
     if (!cfg->ppt && cu->kernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
       cfg->regs     = PETSC_FALSE;
       cfg->ppt      = ppt;
@@ -191,7 +194,7 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
     }
     PetscCheck(cfg->ppt, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
                "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", W0, W1,
-               (W0 * ((W1 + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
+               (W0 * ((W1 + Rm - 1) / Rm) + 31) / 32 * 32, Rm, hjcuda::RegMaxThreads(Rm, !st->constant, S));
   }
   if (!cfg->regs && L->dof == 1) {
     PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
@@ -375,7 +378,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_tile_kernel", &cu->forcetile, NULL));
   PetscCall(PetscOptionsGetEList(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_kernel", HJCudaKernels, 3, &cu->kernel, NULL));
   PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_strip", &cu->strip, NULL));
-  PetscCheck(cu->strip == 0 || cu->strip == 4 || cu->strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points", cu->strip);
+  PetscCheck(cu->strip == 0 || cu->strip == 4 || cu->strip == 8 || cu->strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points", cu->strip);
   if (cu->kernel == HJ_CUDA_KERNEL_REGISTERS)
     PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");

@@ -124,15 +124,17 @@ constexpr std::array<Launcher<T>, sizeof...(I)> TileTable(std::index_sequence<I.
   return {{TileEntry<T, I>()...}};
 }
 
-/* Register-strip table (2D star only) index: (var*2 + single)*2 + (R == 8); 8 entries. */
+/* Register-strip table (2D star only) index: (var*2 + single)*3 + log2(R/4), R = 4, 8, 16; 12 entries, null where
+   RegMaxThreads says the strip does not fit the registers. */
 template <class T, std::size_t I>
 constexpr Launcher<T> StripEntry()
 {
-  constexpr bool r8     = I % 2;
-  constexpr bool single = (I / 2) % 2;
-  constexpr bool var    = (I / 4) % 2;
+  constexpr int  R      = 4 << (I % 3);
+  constexpr bool single = (I / 3) % 2;
+  constexpr bool var    = (I / 6) % 2;
   using S               = std::conditional_t<single, float, T>;
-  return &StripLaunchOne<var, T, S, r8 ? 8 : 4>;
+  if constexpr (RegMaxThreads(R, var, (int)sizeof(S)) == 0) return nullptr;
+  else return &StripLaunchOne<var, T, S, R>;
 }
 template <class T, std::size_t... I>
 constexpr std::array<Launcher<T>, sizeof...(I)> StripTable(std::index_sequence<I...>)
@@ -156,11 +158,12 @@ template <class T>
 cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
-  static constexpr auto strips = StripTable<T>(std::make_index_sequence<8>{});
+  static constexpr auto strips = StripTable<T>(std::make_index_sequence<12>{});
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
-    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return cudaErrorInvalidValue;
-    return strips[((int)L.var * 2 + (int)L.single) * 2 + (L.ppt == 8)](L, attr);
+    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8 && L.ppt != 16) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return cudaErrorInvalidValue;
+    const Launcher<T> f = strips[((int)L.var * 2 + (int)L.single) * 3 + (L.ppt == 8 ? 1 : (L.ppt == 16 ? 2 : 0))];
+    return f ? f(L, attr) : cudaErrorInvalidValue;
   }
   if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return cudaErrorInvalidValue;
   const int idx = ((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt);

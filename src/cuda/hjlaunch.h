@@ -16,10 +16,15 @@ constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stenci
 constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
 constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
 constexpr int kClassicBlockSize        = 256;
-/* The register-strip kernel (2D star): strips of R = 4 or 8 points per thread, at most RegMaxThreads threads per
-   block. With variable coefficients in double and R = 8 a thread keeps 8 x 6 doubles of b, inverse diagonal and
-   coefficients, so that instantiation is bounded at 256 threads (255 registers) instead of 512 (128 registers). */
-constexpr int RegMaxThreads(int R, bool var, int ssize) { return var && R * ssize > 32 ? 256 : 512; }
+/* The register-strip kernel (2D star): strips of R = 4, 8 or 16 points per thread, at most RegMaxThreads threads per
+   block. A thread keeps about R x (var ? 10 : 5) values (b, inverse diagonal and 4 coefficients when variable; the
+   strip, its two neighbour columns and the new values), i.e. u = R x (var ? 10 : 5) x ssize / 4 registers: up to 100
+   fit the 128 registers of a 512-thread block, up to 220 the 255 of a 256-thread block; beyond that the
+   instantiation does not exist (0: R = 16 with variable coefficients in double). */
+constexpr int RegMaxThreads(int R, bool var, int ssize)
+{
+  return R * (var ? 10 : 5) * ssize / 4 <= 100 ? 512 : (R * (var ? 10 : 5) * ssize / 4 <= 220 ? 256 : 0);
+}
 constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
 /* The point-block tile kernel (dof > 1): at most this many threads per block (each loops over the tile's points),
    for 2 <= dof <= kBlockMaxDof (HJ_MAX_DOF of the library). */
@@ -55,7 +60,7 @@ struct Launch {
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
-  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4 or 8 */
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;
