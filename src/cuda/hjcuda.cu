@@ -11,8 +11,10 @@
    zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
    no y halo loaded (the result is the same for any tiling along y: the y terms are zero). On an H200 one inner
    sweep of a 4096^2 grid took 13.1 us with registers and 24.2 us with shared (bench/results/nvidia-h200/followup).
-   -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: the first of 4, 8, 16 whose block has at most 256 threads, else the
-   first that fits; 16 needs constant coefficients or single inner precision).
+   -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: 4 when the tile then needs at most 256 threads, else 8; 16, only
+   when asked, needs constant coefficients or single inner precision: on an H100 a 64 x 64 tile with R = 16 in 256
+   threads swept in 15.9 us against 16.4 us with R = 8 in 512, but its whole cycle was slower, 604 against 486 us at
+   k = 16, bench/results/nvidia-h100/run8).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
    into shared memory as float, b, the diagonal and the coefficients are float (float copies of the planes are made
@@ -173,7 +175,7 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   if (L->dof == 1 && !cfg->rows && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long W0 = cfg->W[0], W1 = cfg->W[1];
-    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 16;
+    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8; /* 16 only when asked: measured no faster */
     const int       ppt = cfg->ppt, nthreads = cfg->nthreads;
 
     PetscCheck(L->dim == 2 && st->kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
