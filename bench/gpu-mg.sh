@@ -20,7 +20,7 @@ mgrun() { # label, exe, args...: every RESULT line of the run becomes a CSV row
   else log "FAIL $label (no RESULT)"; fails=$((fails + 1)); fi
 }
 HJ="-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi -mg_levels_pc_hjacobi_omega 0.8"
-# smoother settings swept in the same process (k:omega:its:tile; tile 0 keeps the level's)
+# smoother settings swept in the same process, applied one after the other (k:omega:its:tile; every entry sets a tile)
 SW3=4:0.8:2:8,4:0.8:1:8,2:0.8:2:8,2:0.8:1:8,8:0.8:1:8,4:0.7:2:8,4:0.9:2:8,4:1:2:8,2:0.7:1:8,4:0.8:1:16,8:0.8:1:16,4:0.8:2:4,2:0.8:2:4,1:0.8:2:8,1:0.8:3:8
 SW2=4:0.8:2:32,4:0.8:1:32,2:0.8:2:32,2:0.8:1:32,8:0.8:1:32,4:0.7:2:32,4:0.9:2:32,4:1:2:32,8:0.8:2:32,16:0.8:1:32,4:0.8:1:16,8:0.8:1:64,1:0.8:2:32,1:0.8:3:32
 mgrun "B3 3d mg+hjacobi(tile8,k4,w0.8,its2)+sweep" $M3 $G3 $HJ -mg_levels_pc_hjacobi_tile 8 -mg_levels_pc_hjacobi_subiterations 4 -sweep $SW3
@@ -34,8 +34,8 @@ mgrun "B4 cg+hjacobi(3d,symmetric,tile8,k4,w0.8,o0)" $M3 $G3 -symmetric -ksp_typ
 mgrun "B4 cg+hjacobi(3d,symmetric,tile8,k4,w0.8,o0,single)" $M3 $G3 -symmetric -ksp_type cg -pc_type hjacobi -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 4 -pc_hjacobi_omega 0.8 -pc_hjacobi_overlap 0 -pc_hjacobi_inner_precision single -ksp_max_it 5000
 mgrun "B4 cg+jacobi(varcoef2d)" $V2 -n $NV -pc_type jacobi -ksp_max_it 20000
 for c in "32 16 0.8" "32 32 0.8" "64 32 0.8" "64 64 0.8"; do
-  set -- $c
-  mgrun "B4 cg+hjacobi(varcoef2d,tile$1,k$2,w$3,o0)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $1 -pc_hjacobi_subiterations $2 -pc_hjacobi_omega $3 -pc_hjacobi_overlap 0 -ksp_max_it 20000
-  mgrun "B4 cg+hjacobi(varcoef2d,tile$1,k$2,w$3,o0,single)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $1 -pc_hjacobi_subiterations $2 -pc_hjacobi_omega $3 -pc_hjacobi_overlap 0 -pc_hjacobi_inner_precision single -ksp_max_it 20000
+  read -r vt vk vw <<<"$c"
+  mgrun "B4 cg+hjacobi(varcoef2d,tile$vt,k$vk,w$vw,o0)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $vt -pc_hjacobi_subiterations $vk -pc_hjacobi_omega $vw -pc_hjacobi_overlap 0 -ksp_max_it 20000
+  mgrun "B4 cg+hjacobi(varcoef2d,tile$vt,k$vk,w$vw,o0,single)" $V2 -n $NV -pc_type hjacobi -pc_hjacobi_tile $vt -pc_hjacobi_subiterations $vk -pc_hjacobi_omega $vw -pc_hjacobi_overlap 0 -pc_hjacobi_inner_precision single -ksp_max_it 20000
 done
 python3 "$here/bench/mgsummary.py" "$OUT/mg.csv" -o "$OUT/mg.md" >/dev/null 2>&1 || log "FAIL mgsummary"

@@ -35,7 +35,7 @@ OUT=${OUT:-$here/gpu-out}; mkdir -p "$OUT"
 if [ "$here" != /work/main ] && [ ! -e /work/main ]; then mkdir -p /work && ln -s "$here" /work/main; fi
 . "$dev/petsc-cuda/device-env.sh"
 B=$dev/build
-export LD_LIBRARY_PATH=$B:$LD_LIBRARY_PATH
+export LD_LIBRARY_PATH=$B:${LD_LIBRARY_PATH:-}
 LIB=$B/libpetsc-hjacobi.so
 GPUOPT="-dm_vec_type cuda -dm_mat_type aijcusparse"
 parts=${*:-env check tutorials roofline sanitize mg levels paper tuning}
@@ -67,5 +67,5 @@ for part in $parts; do
 done
 log "failures: $fails"
 # the device tool returns at most 8 files: everything but the summary goes into one archive
-(cd "$OUT" && tar czf /tmp/hj-results.tgz --exclude summary.txt . && mv /tmp/hj-results.tgz results.tgz && find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
+(cd "$OUT" && tar czf /tmp/hj-results.tgz --exclude summary.txt --exclude ./results.tgz . && mv /tmp/hj-results.tgz results.tgz && find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
 exit $((fails > 0))

@@ -7,7 +7,7 @@
 #   BUDGET  wall seconds for all parts together (keep it under the 600 s a command may run); each part gets a share
 #           by weight (below) as -max_seconds; a driver stops its sweep cleanly when its share is used up
 #   PART    b1 (2D 1024^2), b1big (2D 2048^2), b1single (2048^2, fp32 sub-iterations), b2 (1D, 1024 copies of 1024),
-#           b2big (1D, 4096 copies), b2single (4096 copies, fp32 sub-iterations), b5 (roofline); default: all seven,
+#           b2big (1D, 4096 copies), b2single (1024 and 4096 copies, fp32 sub-iterations), b5 (roofline); default: all seven,
 #           in that order
 # environment:
 #   HJ_RHS=paper|one   b = h^2 (default: the paper's system, see below) or b = 1 (BENCHMARKS.md as written: ~10x the cycles)

@@ -11,7 +11,8 @@ Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
   so A is symmetric (for CG with a symmetric preconditioner); by default A is ex45's (nonsymmetric) matrix.\n\
 Prints the iterations and the time of a second solve (the first one sets everything up).\n\
 -sweep k:omega:its:tile,...  then, for each entry, set every level's hjacobi smoother to k sub-iterations, damping\n\
-  omega, its smoothing iterations and tile (edge; 0 keeps it), solve once to set up, and time a second solve.\n\n";
+  omega, its smoothing iterations and tile (edge; 0 keeps the current one), solve once to set up, and time a second\n\
+  solve. The entries apply one after the other.\n\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -224,12 +225,15 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
 static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char tag[], size_t len)
 {
   PC       pc;
-  PetscInt levels, k = 4, its = 2, tile = 0;
-  double   omega = 1.0;
+  PetscInt  levels, k = 4, its = 2, tile = 0;
+  double    omega = 1.0;
+  PetscBool ismg;
 
   PetscFunctionBeginUser;
   PetscCheck(sscanf(entry, "%" PetscInt_FMT ":%lf:%" PetscInt_FMT ":%" PetscInt_FMT, &k, &omega, &its, &tile) >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep entry '%s': expected k:omega:its[:tile]", entry);
   PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  PetscCheck(ismg, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep changes the smoothers of PCMG: use it with -pc_type mg");
   PetscCall(PCMGGetLevels(pc, &levels));
   for (PetscInt l = 1; l < levels; l++) {
     KSP       smoother;

@@ -254,7 +254,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 
   /* directions without couplings on this rank */
   for (PetscInt d = 0; d < 3; d++) {
-    st->zerodir[d] = (PetscBool)(dof == 1 && d < dim);
+    st->zerodir[d] = (PetscBool)(dof == 1 && d < dim && N > 0);
     for (PetscInt s = 0; s < st->noff && st->zerodir[d]; s++) {
       if (!hj::Offset((int)dim, (int)st->kind, (int)s, (int)d)) continue;
       for (PetscInt u = 0; u < N && st->zerodir[d]; u++) st->zerodir[d] = (PetscBool)(st->coef[(size_t)s * N + u] == (PetscScalar)0);

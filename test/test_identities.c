@@ -33,7 +33,7 @@ static PetscErrorCode JacobiSweepsOn(Mat A, PetscReal w, PetscInt n, PetscBool n
 }
 
 /* The same on the host: PCPBJACOBI runs on a host (MATAIJ) copy of A with host vectors when A lives on the GPU (on
-   2 ranks with aijcusparse, PETSc 3.22's GPU PCPBJACOBI gave results that varied from run to run on an H100, where the
+   2 ranks with aijcusparse, PETSc 3.22's GPU PCPBJACOBI disagreed with both our backends on an H100, where the
    literal reference agreed with hjacobi; see bench/results/nvidia-h100/README.md) */
 static PetscErrorCode JacobiSweeps(Mat A, PetscReal w, PetscInt n, PetscBool nonzero, Vec b, Vec x)
 {
