@@ -18,24 +18,15 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from summary import fnum, inum  # noqa: E402  (one parser for both summaries)
+
 B3_CHEB_TARGET = 2.0  # hjacobi smoother vs Chebyshev/Jacobi smoother, KSPSolve time
 B3_GAMG_TARGET = 1.0  # hjacobi smoother faster than GAMG
 B4_TARGET = 3.0  # CG + hjacobi vs CG + Jacobi, KSPSolve time
 
 
 # ------------------------------------------------------------------------------------------------ parsing
-def fnum(s):
-    try:
-        return float(s)
-    except (TypeError, ValueError):
-        return math.nan
-
-
-def inum(s):
-    try:
-        return int(s)
-    except (TypeError, ValueError):
-        return None
 
 
 def ok(x):
@@ -109,7 +100,7 @@ def read_rows(path):
         r["_label"] = label
         r["_case"] = label.split()[0] if label else ""
         r["_n"] = n
-        r["_its"] = inum(kv.get("its"))
+        r["_its"] = inum(kv.get("its"), None)
         r["_time"] = fnum(kv.get("time"))
         r["_tpi"] = fnum(kv.get("time_per_it"))
         if not ok(r["_tpi"]) and ok(r["_time"]) and r["_its"]:
@@ -131,7 +122,7 @@ def converged(r):
 
 
 def grid_dims(grid):
-    d = [inum(x) for x in (grid or "").split("x")]
+    d = [inum(x, None) for x in (grid or "").split("x")]
     return [x for x in d if x is not None]
 
 

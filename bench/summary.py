@@ -20,11 +20,11 @@ def fnum(s):
         return math.nan
 
 
-def inum(s):
+def inum(s, default=-1):
     try:
         return int(s)
     except (TypeError, ValueError):
-        return -1
+        return default
 
 
 def ok(x):

@@ -48,6 +48,7 @@ typedef struct {
   PetscBool      regs;       /* tile kernel: the register-strip kernel (ppt is then its strip length R) */
   PetscBool      rows;       /* tile kernel, 2D without y couplings: every row is an independent 1D problem, run by the 1D
                                 kernel with 1D tiles along x and no y halo (tile and overlap along y do not matter then) */
+  long long      t[3], o[3]; /* tile and overlap per direction as the kernel uses them (rows: 1 and 0 along y) */
   long long      W[3];       /* largest working region per direction */
   long long      ntiles[3], ntot;
   int            ppt, nthreads;
@@ -149,6 +150,8 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
     HJTileOf(hj, d, &t, &o);
     PetscCheck(t >= 1 && o >= 0 && o < t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, d);
     if (cfg->rows && d == 1) t = 1, o = 0; /* one row per tile (checked as the user gave it, as the host backend does) */
+    cfg->t[d] = t;
+    cfg->o[d] = o;
     cfg->W[d]      = PetscMin((long long)t, (long long)L->xm[d]);
     cfg->ntiles[d] = hj::NumTiles(L->xm[d], t, o);
     for (long long i = 0; i < cfg->ntiles[d]; i++) {
@@ -240,12 +243,8 @@ static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaC
   L->nlocal      = ly->nlocal;
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   for (PetscInt k = 0; k < 3; k++) {
-    PetscInt t, o;
-
-    HJTileOf(hj, k, &t, &o);
-    if (cfg->rows && k == 1) t = 1, o = 0;
-    L->t[k]      = t;
-    L->o[k]      = o;
+    L->t[k]      = cfg->t[k];
+    L->o[k]      = cfg->o[k];
     L->ntiles[k] = cfg->ntiles[k];
   }
   L->ntot   = cfg->ntot;
