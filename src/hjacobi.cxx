@@ -121,19 +121,48 @@ static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A^T's stencil through an assembled transpose of the Pmat. Whatever builds it, the transposed cycle reads only the
+   couplings between points of one tile (its halo is zero). */
+PetscErrorCode HJStencilTranspose(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  Mat         At;
+
+  PetscFunctionBegin;
+  PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
+  PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
+  PetscCall(MatDestroy(&At));
+  hj->hasT = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = M^T b (ALGORITHM.md "PCApplyTranspose"): c cycles from zero of x' = x + N^T (b - A^T x). The first starts from
+   x = 0, so its residual is b; the later ones need A^T x, the Pmat's MatMultTranspose (on the device for device
+   matrices). With overlap 0 this equals the forward cycle with A^T's coefficients; with overlap it does not (the
+   owned-core restriction moves from the output to the input). */
 static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  if (!hj->hasT) {
-    Mat At;
-    PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
-    PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
-    PetscCall(MatDestroy(&At));
-    hj->hasT = PETSC_TRUE;
+  if (!hj->hasT) PetscCall(HJStencilTranspose(pc));
+  PetscCall((*hj->ops->correctT)(pc, &hj->stT, b, x, PETSC_FALSE));
+  if (hj->cycles > 1) {
+    if (hj->rT) { /* made for other vectors (another type or size) */
+      PetscBool same;
+      PetscInt  n, nr;
+      PetscCall(PetscObjectTypeCompare((PetscObject)hj->rT, ((PetscObject)b)->type_name, &same));
+      PetscCall(VecGetLocalSize(b, &n));
+      PetscCall(VecGetLocalSize(hj->rT, &nr));
+      if (!same || n != nr) PetscCall(VecDestroy(&hj->rT));
+    }
+    if (!hj->rT) PetscCall(VecDuplicate(b, &hj->rT));
   }
-  PetscCall((*hj->ops->cycles)(pc, &hj->stT, b, x, hj->cycles, PETSC_TRUE));
+  for (PetscInt c = 1; c < hj->cycles; c++) {
+    PetscCall(MatMultTranspose(pc->pmat, x, hj->rT));
+    PetscCall(VecAYPX(hj->rT, -1.0, b));
+    PetscCall((*hj->ops->correctT)(pc, &hj->stT, hj->rT, x, PETSC_TRUE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,6 +191,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   PetscCall(HJStencilDestroy(&hj->st));
   PetscCall(HJStencilDestroy(&hj->stT));
   hj->hasT = PETSC_FALSE;
+  PetscCall(VecDestroy(&hj->rT));
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
   hj->haslayout = PETSC_FALSE;
