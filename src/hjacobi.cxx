@@ -829,7 +829,10 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
-   is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` uses the coefficients of A^T.
+   is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` applies the exact transpose M^T of
+   `PCApply()`'s operator M for every tile, overlap, k, c and omega (each tile sweeps with A^T's coefficients on the
+   residual of the points it owns and adds back its whole working region; with c > 1 the cycles between need
+   `MatMultTranspose()` of the Pmat), so `KSPBICG` and other transpose-using methods work with any overlap.
    Like `PCSOR`, the Richardson fast path does not check tolerances: `-ksp_type richardson -pc_type hjacobi` runs
    `-ksp_max_it` cycles unless a monitor (`-ksp_monitor`) or a convergence test of your own makes KSP compute norms.
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
