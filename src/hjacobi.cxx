@@ -133,6 +133,7 @@ PetscErrorCode HJStencilTranspose(PC pc)
   PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
   PetscCall(MatDestroy(&At));
   hj->hasT = PETSC_TRUE;
+  PetscCall(PetscInfo(pc, "A^T's stencil for PCApplyTranspose: %s, %s coefficients\n", hj->stT.kind == hj::STAR ? "star" : "box", hj->stT.constant ? "constant" : "variable"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
