@@ -521,7 +521,8 @@ PetscErrorCode PCHJacobiGetTileSize(PC pc, PetscInt *tx, PetscInt *ty, PetscInt 
 
   Note:
   Of each shared strip, the o/2 points nearer a tile's centre belong to it. With o > 0 the preconditioner is not
-  symmetric (restricted additive Schwarz style): use it with GMRES/FGMRES or as a Richardson smoother, not with CG.
+  symmetric (restricted additive Schwarz style): use it with GMRES/FGMRES, BiCG (`PCApplyTranspose()` is its exact
+  transpose) or as a Richardson smoother, not with CG.
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetTileSize()`
 @*/
