@@ -121,19 +121,49 @@ static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A^T's stencil through an assembled transpose of the Pmat. Whatever builds it, the transposed cycle reads only the
+   couplings between points of one tile (its halo is zero). */
+PetscErrorCode HJStencilTranspose(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  Mat         At;
+
+  PetscFunctionBegin;
+  PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
+  PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
+  PetscCall(MatDestroy(&At));
+  hj->hasT = PETSC_TRUE;
+  PetscCall(PetscInfo(pc, "A^T's stencil for PCApplyTranspose: %s, %s coefficients\n", hj->stT.kind == hj::STAR ? "star" : "box", hj->stT.constant ? "constant" : "variable"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = M^T b (ALGORITHM.md "PCApplyTranspose"): c cycles from zero of x' = x + N^T (b - A^T x). The first starts from
+   x = 0, so its residual is b; the later ones need A^T x, the Pmat's MatMultTranspose (on the device for device
+   matrices). With overlap 0 this equals the forward cycle with A^T's coefficients; with overlap it does not (the
+   owned-core restriction moves from the output to the input). */
 static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  if (!hj->hasT) {
-    Mat At;
-    PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
-    PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
-    PetscCall(MatDestroy(&At));
-    hj->hasT = PETSC_TRUE;
+  if (!hj->hasT) PetscCall(HJStencilTranspose(pc));
+  PetscCall((*hj->ops->correctT)(pc, &hj->stT, b, x, PETSC_FALSE));
+  if (hj->cycles > 1) {
+    if (hj->rT) { /* made for other vectors (another type or size) */
+      PetscBool same;
+      PetscInt  n, nr;
+      PetscCall(PetscObjectTypeCompare((PetscObject)hj->rT, ((PetscObject)b)->type_name, &same));
+      PetscCall(VecGetLocalSize(b, &n));
+      PetscCall(VecGetLocalSize(hj->rT, &nr));
+      if (!same || n != nr) PetscCall(VecDestroy(&hj->rT));
+    }
+    if (!hj->rT) PetscCall(VecDuplicate(b, &hj->rT));
   }
-  PetscCall((*hj->ops->cycles)(pc, &hj->stT, b, x, hj->cycles, PETSC_TRUE));
+  for (PetscInt c = 1; c < hj->cycles; c++) {
+    PetscCall(MatMultTranspose(pc->pmat, x, hj->rT));
+    PetscCall(VecAYPX(hj->rT, -1.0, b));
+    PetscCall((*hj->ops->correctT)(pc, &hj->stT, hj->rT, x, PETSC_TRUE));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -162,6 +192,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   PetscCall(HJStencilDestroy(&hj->st));
   PetscCall(HJStencilDestroy(&hj->stT));
   hj->hasT = PETSC_FALSE;
+  PetscCall(VecDestroy(&hj->rT));
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
   hj->haslayout = PETSC_FALSE;
@@ -490,7 +521,8 @@ PetscErrorCode PCHJacobiGetTileSize(PC pc, PetscInt *tx, PetscInt *ty, PetscInt 
 
   Note:
   Of each shared strip, the o/2 points nearer a tile's centre belong to it. With o > 0 the preconditioner is not
-  symmetric (restricted additive Schwarz style): use it with GMRES/FGMRES or as a Richardson smoother, not with CG.
+  symmetric (restricted additive Schwarz style): use it with GMRES/FGMRES, BiCG (`PCApplyTranspose()` is its exact
+  transpose) or as a Richardson smoother, not with CG.
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetTileSize()`
 @*/
@@ -799,7 +831,10 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
-   is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` uses the coefficients of A^T.
+   is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` applies the exact transpose M^T of
+   `PCApply()`'s operator M for every tile, overlap, k, c and omega (each tile sweeps with A^T's coefficients on the
+   residual of the points it owns and adds back its whole working region; with c > 1 the cycles between need
+   `MatMultTranspose()` of the Pmat), so `KSPBICG` and other transpose-using methods work with any overlap.
    Like `PCSOR`, the Richardson fast path does not check tolerances: `-ksp_type richardson -pc_type hjacobi` runs
    `-ksp_max_it` cycles unless a monitor (`-ksp_monitor`) or a convergence test of your own makes KSP compute norms.
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with

@@ -518,17 +518,21 @@ static PetscErrorCode HJSolveBlock(PetscInt n, PetscScalar *D, PetscScalar *r, P
 
 /* ncycles cycles of ALGORITHM.md on the full vector x (PETSc ordering, every rank computes all of it). With dof > 1
    fields per point, y(p) is the point's vector of dof values, d(p) its dof x dof diagonal block (the entries of its
-   rows in its own columns) and the division a solve with d(p). */
-PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles)
+   rows in its own columns) and the division a solve with d(p).
+   transpose (A is then A^T): the cycles of PCApplyTranspose as ALGORITHM.md defines them, x' = x + N^T (b - A^T x):
+   per tile, the residual on T's owned points (zero on the rest of W(T)), k damped sweeps with A_TT^T from zero with a
+   zero halo, and the whole of W(T) added to x' (overlapping tiles add). */
+static PetscErrorCode RefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles, PetscBool transpose)
 {
   PetscInt     N = p->N, dof = p->dof, Nd = p->N * p->dof, *stamp, *count, *list, *natof, tileid = 0, d, cyc;
   PetscInt    *ws[3], *we[3], *os[3], *oe[3], nt[3];
-  PetscScalar *xin, *xout, *y, *ynew, D[64], res[8], z[8];
+  PetscScalar *xin, *xout, *y, *ynew, *rhs, *resid, D[64], res[8], z[8];
 
   PetscFunctionBeginUser;
   PetscCheck(dof >= 1 && dof <= 8, p->comm, PETSC_ERR_SUP, "[hjtest] the reference handles 1 to 8 fields per grid point");
   PetscCheck(A->n == Nd, p->comm, PETSC_ERR_PLIB, "[hjtest] matrix size");
   PetscCall(PetscMalloc4(Nd, &xin, Nd, &xout, Nd, &y, Nd, &ynew));
+  PetscCall(PetscMalloc2(Nd, &rhs, Nd, &resid));
   PetscCall(PetscMalloc4(N, &stamp, N, &count, N, &list, N, &natof));
   for (PetscInt n = 0; n < N; n++) natof[p->petsc_of_nat[n]] = n;
   for (d = 0; d < 3; d++) PetscCall(PetscMalloc4(p->M[d] + 1, &ws[d], p->M[d] + 1, &we[d], p->M[d] + 1, &os[d], p->M[d] + 1, &oe[d]));
@@ -536,6 +540,13 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
   for (PetscInt g = 0; g < N; g++) stamp[g] = -1;
   for (cyc = 0; cyc < ncycles; cyc++) {
     PetscCall(PetscArrayzero(count, N));
+    if (transpose) { /* r = b - A^T x; x' starts from x and every tile adds its correction */
+      for (PetscInt row = 0; row < Nd; row++) {
+        resid[row] = b[row];
+        for (PetscInt q = A->ia[row]; q < A->ia[row + 1]; q++) resid[row] -= A->a[q] * xin[A->ja[q]];
+      }
+      PetscCall(PetscArraycpy(xout, xin, Nd));
+    }
     for (PetscInt pk = 0; pk < p->m[2]; pk++)
       for (PetscInt pj = 0; pj < p->m[1]; pj++)
         for (PetscInt pi = 0; pi < p->m[0]; pi++) {
@@ -549,16 +560,20 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
               for (PetscInt ti = 0; ti < nt[0]; ti++) {
                 PetscInt nw = 0, i, j, k;
                 tileid++;
-                /* step 2: y = x on W(T) */
+                /* step 2: y = x on W(T), the right-hand side b; transposed: y = 0, the residual on T's owned points */
                 for (k = bs[2] + ws[2][tk]; k < bs[2] + we[2][tk]; k++)
                   for (j = bs[1] + ws[1][tj]; j < bs[1] + we[1][tj]; j++)
                     for (i = bs[0] + ws[0][ti]; i < bs[0] + we[0][ti]; i++) {
-                      PetscInt g = p->petsc_of_nat[i + p->M[0] * (j + p->M[1] * k)];
-                      list[nw++] = g;
-                      stamp[g]   = tileid;
-                      for (PetscInt f = 0; f < dof; f++) y[g * dof + f] = xin[g * dof + f];
+                      PetscInt  g     = p->petsc_of_nat[i + p->M[0] * (j + p->M[1] * k)];
+                      PetscBool owned = (PetscBool)(k >= bs[2] + os[2][tk] && k < bs[2] + oe[2][tk] && j >= bs[1] + os[1][tj] && j < bs[1] + oe[1][tj] && i >= bs[0] + os[0][ti] && i < bs[0] + oe[0][ti]);
+                      list[nw++]      = g;
+                      stamp[g]        = tileid;
+                      for (PetscInt f = 0; f < dof; f++) {
+                        y[g * dof + f]   = transpose ? 0 : xin[g * dof + f];
+                        rhs[g * dof + f] = transpose ? (owned ? resid[g * dof + f] : 0) : b[g * dof + f];
+                      }
                     }
-                /* step 3: k Jacobi sweeps on W(T), the halo (every other point) frozen at x */
+                /* step 3: k Jacobi sweeps on W(T), the halo (every other point) frozen at x (transposed: at zero) */
                 for (PetscInt sweep = 0; sweep < par->k; sweep++) {
                   for (PetscInt e = 0; e < nw; e++) {
                     PetscInt pp = list[e];
@@ -567,10 +582,10 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
                       for (PetscInt q = A->ia[pp]; q < A->ia[pp + 1]; q++) {
                         PetscInt col = A->ja[q];
                         if (col == pp) dg += A->a[q];
-                        else sum += A->a[q] * (stamp[col] == tileid && !Seam(p, natof[pp], natof[col]) ? y[col] : xin[col]);
+                        else sum += A->a[q] * (stamp[col] == tileid && !Seam(p, natof[pp], natof[col]) ? y[col] : (transpose ? 0 : xin[col]));
                       }
                       PetscCheck(dg != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] the reference met a zero on the main diagonal");
-                      ynew[pp] = y[pp] + par->w * (b[pp] - sum - dg * y[pp]) / dg;
+                      ynew[pp] = y[pp] + par->w * (rhs[pp] - sum - dg * y[pp]) / dg;
                     } else { /* r = b(p) - sum_s A_s(p) y(p+s) - d(p) y(p); y(p) += w d(p)^{-1} r */
                       PetscCall(PetscArrayzero(D, dof * dof));
                       for (PetscInt c1 = 0; c1 < dof; c1++) {
@@ -579,9 +594,9 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
                         for (PetscInt q = A->ia[row]; q < A->ia[row + 1]; q++) {
                           PetscInt col = A->ja[q], cp = col / dof;
                           if (cp == pp) D[c1 * dof + col % dof] += A->a[q];
-                          else sum += A->a[q] * (stamp[cp] == tileid && !Seam(p, natof[pp], natof[cp]) ? y[col] : xin[col]);
+                          else sum += A->a[q] * (stamp[cp] == tileid && !Seam(p, natof[pp], natof[cp]) ? y[col] : (transpose ? 0 : xin[col]));
                         }
-                        res[c1] = b[row] - sum;
+                        res[c1] = rhs[row] - sum;
                       }
                       for (PetscInt c1 = 0; c1 < dof; c1++)
                         for (PetscInt c2 = 0; c2 < dof; c2++) res[c1] -= D[c1 * dof + c2] * y[pp * dof + c2];
@@ -592,12 +607,16 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
                   for (PetscInt e = 0; e < nw; e++)
                     for (PetscInt f = 0; f < dof; f++) y[list[e] * dof + f] = ynew[list[e] * dof + f];
                 }
-                /* step 4: write the points T owns */
+                /* step 4: write the points T owns; transposed: add all of W(T) */
+                if (transpose)
+                  for (PetscInt e = 0; e < nw; e++)
+                    for (PetscInt f = 0; f < dof; f++) xout[list[e] * dof + f] += y[list[e] * dof + f];
                 for (k = bs[2] + os[2][tk]; k < bs[2] + oe[2][tk]; k++)
                   for (j = bs[1] + os[1][tj]; j < bs[1] + oe[1][tj]; j++)
                     for (i = bs[0] + os[0][ti]; i < bs[0] + oe[0][ti]; i++) {
                       PetscInt g = p->petsc_of_nat[i + p->M[0] * (j + p->M[1] * k)];
-                      for (PetscInt f = 0; f < dof; f++) xout[g * dof + f] = y[g * dof + f];
+                      if (!transpose)
+                        for (PetscInt f = 0; f < dof; f++) xout[g * dof + f] = y[g * dof + f];
                       count[g]++;
                     }
               }
@@ -609,6 +628,21 @@ PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, co
   for (d = 0; d < 3; d++) PetscCall(PetscFree4(ws[d], we[d], os[d], oe[d]));
   PetscCall(PetscFree4(stamp, count, list, natof));
   PetscCall(PetscFree4(xin, xout, y, ynew));
+  PetscCall(PetscFree2(rhs, resid));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJRefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RefCycles(p, A, par, b, x, ncycles, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJRefTransposeCycles(HJProblem *p, const HJCSR *At, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles)
+{
+  PetscFunctionBeginUser;
+  PetscCall(RefCycles(p, At, par, b, x, ncycles, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -64,6 +64,8 @@ PetscErrorCode HJGatherMatrix(Mat, PetscBool, HJCSR *);
 PetscErrorCode HJCSRDestroy(HJCSR *);
 PetscErrorCode HJGatherVec(Vec, PetscScalar **);
 PetscErrorCode HJRefCycles(HJProblem *, const HJCSR *, const HJParams *, const PetscScalar *, PetscScalar *, PetscInt);
+/* x = M^T b's cycles from x (ALGORITHM.md "PCApplyTranspose") with the gathered A^T */
+PetscErrorCode HJRefTransposeCycles(HJProblem *, const HJCSR *, const HJParams *, const PetscScalar *, PetscScalar *, PetscInt);
 PetscErrorCode HJTileRanges(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt[], PetscInt[], PetscInt[], PetscInt[]);
 
 PetscErrorCode HJCompareRef(Vec, const PetscScalar *, PetscReal *);

@@ -1,6 +1,6 @@
 static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c cycles per iteration, KSPRICHARDSON's fast path,\n"
                            "PCApplyTranspose, a changed operator) with a literal implementation of ALGORITHM.md on a random DMDA\n"
-                           "operator.\n"
+                           "operator, and checks the adjoint identity <v, M u> = <M^T v, u> (-check_transpose 0: neither).\n"
                            "  -dim 1|2|3 -n N (or -da_grid_x ...) -kind star|box -da_stencil star|box -periodic -symmetric\n"
                            "  -dirichlet_boundary -dirichlet_fraction f -prealloc_only -seed s -tol t -rich_its i,j,...\n"
                            "  -pc_set_dm: give the PC the DMDA (default: the PC finds it through the matrix); -pc_view\n"
@@ -11,6 +11,22 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
 
 #include "hjtest.h"
 #include <petscdmshell.h>
+
+/* <v, M u> = <M^T v, u> to tol relative (PCApply and PCApplyTranspose; Mu, MTv: work vectors) */
+static PetscErrorCode CheckAdjoint(PC pc, Vec u, Vec v, Vec Mu, Vec MTv, PetscReal tol, PetscInt *nchecks, PetscInt *nfail)
+{
+  PetscScalar a, at;
+  PetscReal   rel;
+
+  PetscFunctionBeginUser;
+  PetscCall(PCApply(pc, u, Mu));
+  PetscCall(PCApplyTranspose(pc, v, MTv));
+  PetscCall(VecDot(Mu, v, &a));
+  PetscCall(VecDot(u, MTv, &at));
+  rel = PetscAbsScalar(a - at) / PetscMax(PetscMax(PetscAbsScalar(a), PetscAbsScalar(at)), PETSC_SMALL);
+  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), "adjoint identity <v, M u> = <M^T v, u>", rel, tol, PETSC_TRUE, nchecks, nfail));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 int main(int argc, char **argv)
 {
@@ -128,16 +144,18 @@ int main(int argc, char **argv)
     PetscCall(KSPDestroy(&ksp));
   }
 
-  /* PCApplyTranspose: the same cycles with A^T */
+  /* PCApplyTranspose: M^T b as ALGORITHM.md defines it (whatever y holds must not matter), and the adjoint identity
+     <v, M u> = <M^T v, u> on the random vectors u = x0, v = b (PCApply is checked against the reference above) */
   if (transpose) {
     PetscCall(HJGatherMatrix(A, PETSC_TRUE, &csrT));
     PetscCall(VecSet(y, 3.0e2));
     PetscCall(PCApplyTranspose(pc, b, y));
     PetscCall(PetscArrayzero(ref, p.N * p.dof));
-    PetscCall(HJRefCycles(&p, &csrT, &par, bf, ref, par.c));
+    PetscCall(HJRefTransposeCycles(&p, &csrT, &par, bf, ref, par.c));
     PetscCall(HJCompareRef(y, ref, &rel));
     PetscCall(HJReport(PETSC_COMM_WORLD, "PCApplyTranspose", rel, tol, PETSC_TRUE, &nchecks, &nfail));
     PetscCall(HJCSRDestroy(&csrT));
+    PetscCall(CheckAdjoint(pc, x0, b, work, y, tol, &nchecks, &nfail));
   }
 
   /* new values, same pattern: the next PCApply must see them (PCSetUp through the matrix state) */
@@ -152,6 +170,16 @@ int main(int argc, char **argv)
   PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
   PetscCall(HJCompareRef(y, ref, &rel));
   PetscCall(HJReport(PETSC_COMM_WORLD, p.box && !wasbox ? "PCApply after new matrix values with box couplings" : "PCApply after new matrix values", rel, tol, PETSC_TRUE, &nchecks, &nfail));
+  if (transpose) { /* A^T's stencil must follow the new values too */
+    PetscCall(HJGatherMatrix(A, PETSC_TRUE, &csrT));
+    PetscCall(PCApplyTranspose(pc, b, y));
+    PetscCall(PetscArrayzero(ref, p.N * p.dof));
+    PetscCall(HJRefTransposeCycles(&p, &csrT, &par, bf, ref, par.c));
+    PetscCall(HJCompareRef(y, ref, &rel));
+    PetscCall(HJReport(PETSC_COMM_WORLD, "PCApplyTranspose after new matrix values", rel, tol, PETSC_TRUE, &nchecks, &nfail));
+    PetscCall(HJCSRDestroy(&csrT));
+    PetscCall(CheckAdjoint(pc, x0, b, work, y, tol, &nchecks, &nfail));
+  }
 
   PetscCall(HJCSRDestroy(&csr));
   PetscCall(PetscFree(ref));

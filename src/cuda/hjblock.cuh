@@ -49,7 +49,9 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
   __syncthreads();
 
   /* 2. k sweeps with the halo frozen; sweep it reads buf[it&1] and writes buf[(it+1)&1] at W(T) points only, one
-     barrier per sweep (TileKernel step 3), and one after the last so that step 3 reads it */
+     barrier per sweep (TileKernel step 3), and one after the last so that step 3 reads it. Transposed (TileKernel's
+     P.transpose): b only on the points T owns. */
+  const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
   const FastDiv   fwx(wx), fwy(wy);
   const int       npts  = wx * wy * wz;
   const long long ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
@@ -62,25 +64,25 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
       Unflatten<DIM>(p, fwx, fwy, i, j, k);
       const int       off = (i + 1) + sx * ((j + P1) + sy * (k + P2));
       const long long u   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
+      const bool      inb = !P.transpose || (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1);
       S               bl[DOF];
 #pragma unroll
-      for (int c = 0; c < DOF; c++) bl[c] = (S)P.b[DOF * u + c];
+      for (int c = 0; c < DOF; c++) bl[c] = inb ? (S)P.b[DOF * u + c] : S(0);
       hj::BlockPointUpdate<DIM, KIND, DOF>(src + DOF * off, ssy, ssz, bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + DOF * off);
     }
     __syncthreads();
   }
 
-  /* 3. the owned core from buf[k&1], DOF consecutive scalars per point: consecutive threads write consecutive
-     scalars */
+  /* 3. the owned core (transposed: all of W(T), added) from buf[k&1], DOF consecutive scalars per point: consecutive
+     threads write consecutive scalars */
   const S *const  res = (P.k & 1) ? buf1 : buf0;
-  const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
   const long long obase = P.y.obase + rx.w0 + P.y.os1 * ry.w0 + P.y.os2 * rz.w0;
   for (int e = threadIdx.x; e < DOF * npts; e += blockDim.x) {
     const int p = e / DOF, c = e - DOF * p;
     int       i, j, k;
     Unflatten<DIM>(p, fwx, fwy, i, j, k);
-    if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1)
-      P.y.out[DOF * (obase + i + P.y.os1 * j + P.y.os2 * (long long)k) + c] = (T)res[DOF * ((i + 1) + sx * ((j + P1) + sy * (k + P2))) + c];
+    if (P.transpose || (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1))
+      PutResult(P.y.out + (DOF * (obase + i + P.y.os1 * j + P.y.os2 * (long long)k) + c), (T)res[DOF * ((i + 1) + sx * ((j + P1) + sy * (k + P2))) + c], P.transpose);
   }
 }
 
@@ -110,7 +112,7 @@ template <class T>
 cudaError_t BlockLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   static constexpr auto table = BlockTable<T>(std::make_index_sequence<(kBlockMaxDof - 1) * 10>{});
-  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var) return cudaErrorInvalidValue; /* blocks are never constant */
+  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var || (L.transpose && !L.xzero)) return cudaErrorInvalidValue; /* blocks are never constant */
   return table[((L.dof - 2) * 5 + DimKindIndex(L.dim, L.kind)) * 2 + (int)L.single](L, attr);
 }
 } // namespace hjcuda

@@ -126,8 +126,9 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
 }
 
 /* Tiles, threads and shared memory for the current parameters and stencil st; errors if the tile kernel is needed
-   and the tile does not fit. */
-static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *cfg)
+   and the tile does not fit. transpose: the transposed correction, which only the shared-memory tile kernels have
+   (TileKernel, TileKernelBlock), for every k and with the user's tiling (no rows mode). */
+static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, PetscBool transpose, HJCudaConfig *cfg)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   HJCuda         *cu = (HJCuda *)hj->cuda;
@@ -139,10 +140,10 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
   for (PetscInt d = 0; d < 3; d++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
     PetscCheck(L->xm[d] * (d ? 1 : L->dof) < 2147483647, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", d, L->xm[d], L->dof);
   PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
-  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile || L->dof > 1);
+  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile || L->dof > 1 || transpose);
   cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
   cfg->workpoints = 1;
-  cfg->rows       = (PetscBool)(cfg->tile && L->dim == 2 && L->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && cu->kernel == HJ_CUDA_KERNEL_AUTO);
+  cfg->rows       = (PetscBool)(!transpose && cfg->tile && L->dim == 2 && L->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && cu->kernel == HJ_CUDA_KERNEL_AUTO);
   for (PetscInt d = 0; d < 3; d++) {
     PetscInt  t, o;
     long long sumw = 0;
@@ -176,7 +177,7 @@ static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, HJCudaConfig *
 
   /* auto: the 1D kernel on rows for 2D star stencils without y couplings (above); else the register-strip kernel
      wherever it applies (2D star, a block that fits), else the shared-memory one */
-  if (L->dof == 1 && !cfg->rows && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
+  if (L->dof == 1 && !cfg->rows && !transpose && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long W0 = cfg->W[0], W1 = cfg->W[1];
     const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8; /* 16 only when asked: measured no faster */
@@ -302,7 +303,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
 
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(HJCudaConfigure(pc, st, &cfg));
+  PetscCall(HJCudaConfigure(pc, st, PETSC_FALSE, &cfg));
   PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
   PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
   L.b = ba;
@@ -356,6 +357,66 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x <- (add ? x : 0) + N^T r with A^T's stencil stT (ALGORITHM.md "PCApplyTranspose"): one launch of the shared-memory
+   tile kernel in transposed mode, atomically adding every tile's W(T) into x. No ghost exchange: the halo is zero. */
+static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *cst, Vec r, Vec x, PetscBool add)
+{
+  PC_HJacobi                 *hj = (PC_HJacobi *)pc->data;
+  HJCuda                     *cu = (HJCuda *)hj->cuda;
+  const HJLayout             *ly = &hj->layout;
+  HJStencil                  *st = const_cast<HJStencil *>(cst); /* only its device cache (st->device) is filled in */
+  const PetscScalar          *ra;
+  PetscScalar                *xa;
+  PetscMemType                rmt, xmt;
+  HJCudaConfig                cfg;
+  cudaStream_t                stream;
+  hjcuda::Launch<PetscScalar> L;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayReadAndMemType(r, &ra, &rmt));
+  if (add) PetscCall(VecGetArrayAndMemType(x, &xa, &xmt));
+  else PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
+  if (!PetscMemTypeDevice(rmt) || !PetscMemTypeDevice(xmt)) { /* host vectors: the host backend's transposed cycle */
+    VecType vt;
+    if (add) PetscCall(VecRestoreArrayAndMemType(x, &xa));
+    else PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
+    PetscCall(VecGetType(PetscMemTypeDevice(rmt) ? x : r, &vt));
+    PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
+    PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's transposed cycle\n", vt));
+    PetscCall(HJHostCorrectT(pc, cst, r, x, add));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
+
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  PetscCall(HJCudaConfigure(pc, st, PETSC_TRUE, &cfg));
+  PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
+  PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
+  L.b         = ra;
+  L.xpad      = cu->xpad; /* not read: from zero */
+  L.xzero     = 1;
+  L.transpose = 1;
+  L.y         = hjcuda::Output<PetscScalar>{xa, 0, ly->xm[0], (long long)ly->xm[0] * ly->xm[1]};
+  {
+    const PetscLogDouble dof = (PetscLogDouble)ly->dof; /* flops of one point update, as HJCycles_CUDA counts them */
+    const PetscLogDouble upd = ly->dof == 1 ? 2.0 * st->noff + 3.0 : (2.0 * st->noff * dof + 2.0 * dof + 2.0) * dof;
+
+    PetscCall(PetscLogEventBegin(PCHJACOBI_TileKernel, pc, 0, 0, 0));
+    PetscCall(PetscLogGpuTimeBegin());
+    if (!add) PetscCallCUDA(cudaMemsetAsync(xa, 0, (size_t)ly->nlocal * ly->dof * sizeof(PetscScalar), stream));
+    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, nullptr));
+    else PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops(upd * cfg.workpoints * L.k));
+    PetscCall(PetscLogEventEnd(PCHJACOBI_TileKernel, pc, 0, 0, 0));
+  }
+  if (add) PetscCall(VecRestoreArrayAndMemType(x, &xa));
+  else PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+  PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode HJSetup_CUDA(PC pc)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
@@ -401,7 +462,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
 
   /* upload A unless its device copy is current (HJStencilExtract() destroys the copy with the old values; A^T is
      uploaded when first used) */
-  PetscCall(HJCudaConfigure(pc, &hj->st, &cfg)); /* errors now if the tile does not fit */
+  PetscCall(HJCudaConfigure(pc, &hj->st, PETSC_FALSE, &cfg)); /* errors now if the tile does not fit */
   PetscCall(HJCudaStencilEnsure(&hj->st, ly->nlocal, cfg.single, stream));
   if (cfg.tile) { /* raise the kernel's shared-memory limit and check that its registers allow the block */
     hjcuda::Launch<PetscScalar> L;
@@ -438,7 +499,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(HJCudaConfigure(pc, &hj->st, &cfg));
+  PetscCall(HJCudaConfigure(pc, &hj->st, PETSC_FALSE, &cfg));
   if (cfg.tile) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : (hj->layout.dof > 1 ? "point-block, shared" : "shared"),
                                      cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : (hj->layout.dof > 1 ? " (a loop; dof x dof blocks from global memory)" : (cfg.rows ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : "")), cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
@@ -448,4 +509,4 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA};
+const HJBackendOps HJBackendCUDA = {"cuda", HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};

@@ -62,8 +62,9 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
     P.o[d]      = L.o[d];
     P.ntiles[d] = L.ntiles[d];
   }
-  P.k     = L.k;
-  P.xzero = L.xzero;
+  P.k         = L.k;
+  P.xzero     = L.xzero;
+  P.transpose = L.transpose;
   kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
   return cudaGetLastError();
 }
@@ -159,6 +160,7 @@ cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
   static constexpr auto strips = StripTable<T>(std::make_index_sequence<12>{});
+  if (L.transpose && (L.regs || !L.xzero)) return cudaErrorInvalidValue; /* the register-strip kernel has no transposed mode */
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
     if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8 && L.ppt != 16) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return cudaErrorInvalidValue;
@@ -174,7 +176,7 @@ template <class T>
 cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   static constexpr auto table = ClassicTable<T>(std::make_index_sequence<10>{});
-  if (L.dim < 1 || L.dim > 3) return cudaErrorInvalidValue;
+  if (L.dim < 1 || L.dim > 3 || L.transpose) return cudaErrorInvalidValue;
   return table[DimKindIndex(L.dim, L.kind) * 2 + (int)L.var](L, attr);
 }
 

@@ -30,6 +30,8 @@ struct TileParams {
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   int               k;                     /* sub-iterations */
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
+  int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
+                                              T's owned points, the whole of W(T) added into y (atomicAdd) */
 };
 
 template <class T>
@@ -46,6 +48,15 @@ struct ClassicParams {
 
 /* Dynamic shared memory, shared by every instantiation (hence untyped). */
 extern __shared__ __align__(16) unsigned char hj_smem[];
+
+/* Write one result: the forward cycle stores the owned core; the transposed correction adds all of W(T), and
+   overlapping tiles add to the same points, hence the atomic (its order varies: the sum is exact up to rounding). */
+template <class T>
+__device__ __forceinline__ void PutResult(T *p, T v, bool add)
+{
+  if (add) atomicAdd(p, v);
+  else *p = v;
+}
 
 /* Coefficient accessors passed to hj::PointUpdate: a(s) is the coefficient of offset s at this point. */
 template <class S>
@@ -126,6 +137,9 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
      The last sweep needs none: its results stay in registers.
   4. Each thread writes the values of its points that T owns (hj::TileRange o0..o1) to y (ypad's interior or x);
      consecutive threads hold consecutive points of a row, so the writes are coalesced.
+  P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of ALGORITHM.md "PCApplyTranspose":
+  step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged (from y = 0 with a
+  zero halo, k sweeps with A_TT^T are B_T^T), and step 4 adds every point of W(T) into y.
   S = float with T = double is the single-precision inner mode (see hjcuda.cu for what it costs).
 */
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
@@ -186,7 +200,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
         off[q] = (i + 1) + sx * ((j + P1) + sy * (k + P2));
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
-        bq[q] = (S)P.b[u[q]];
+        bq[q] = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
         if constexpr (VAR) {
           dq[q] = P.invdiag[u[q]];
           if constexpr (CACHED) {
@@ -224,14 +238,14 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     if (it + 1 < P.k) __syncthreads();
   }
 
-  /* 4. the owned core, from registers (k >= 1) */
+  /* 4. the owned core (transposed: all of W(T), added), from registers (k >= 1) */
   const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - P1) + P.y.os2 * (rz.w0 - P2);
 #pragma unroll
   for (int q = 0; q < PPT; q++) {
-    if (owned & (1 << q)) {
+    if (P.transpose ? off[q] >= 0 : (owned & (1 << q))) {
       int x, y, z; /* buffer coordinates: (i + 1, j + P1, k + P2) */
       Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
-      P.y.out[obase + x + P.y.os1 * y + P.y.os2 * (long long)z] = (T)yq[q];
+      PutResult(P.y.out + (obase + x + P.y.os1 * y + P.y.os2 * (long long)z), (T)yq[q], P.transpose);
     }
   }
 }

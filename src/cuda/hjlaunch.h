@@ -77,6 +77,8 @@ struct Launch {
   long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all */
   int          k;                           /* sub-iterations */
   int          xzero;                       /* start from x = 0 without reading xpad */
+  int          transpose;                   /* the transposed correction (with xzero; TileLaunch without regs, BlockLaunch):
+                                               y += N^T b, y zeroed by the caller for N^T b alone */
 };
 
 /* Launch the tile kernel (k sweeps in shared memory) or, with attr != NULL, only raise the kernel's dynamic

@@ -13,12 +13,18 @@ struct HostData {
 };
 
 /* One cycle: every tile of the owned box from xpad (halo frozen) into ypad's interior. Every array holds DOF values
-   per point (index c + DOF*point); DOF = 1 is the scalar update, DOF > 1 the point-block one. */
-template <int DIM, int KIND, int DOF>
+   per point (index c + DOF*point); DOF = 1 is the scalar update, DOF > 1 the point-block one.
+   TRANSPOSE: the transposed correction N^T b of ALGORITHM.md "One cycle as a matrix" (st is then A^T's stencil):
+   per tile, b on the points T owns and zero on the rest of W(T), k sweeps from y = 0 with a zero halo (xpad is not
+   read), and the whole of W(T) added into ypad's interior, which the caller zeroed (overlapping tiles add). The
+   sweeps are the same point update: k damped sweeps with A_TT^T from zero are B_T^T (D^-T (I - w A^T D^-T)^j =
+   (I - w D^-T A^T)^j D^-T), so only what goes in and what comes out differ. */
+template <int DIM, int KIND, int DOF, bool TRANSPOSE>
 void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, PetscScalar omega, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1)
 {
-  const PetscInt  N = L->nlocal, *xm = L->xm, *ext = L->ext;
-  const long long nt[3] = {hj::NumTiles(xm[0], t[0], o[0]), hj::NumTiles(xm[1], t[1], o[1]), hj::NumTiles(xm[2], t[2], o[2])};
+  const PetscInt    N = L->nlocal, *xm = L->xm, *ext = L->ext;
+  const long long   nt[3]     = {hj::NumTiles(xm[0], t[0], o[0]), hj::NumTiles(xm[1], t[1], o[1]), hj::NumTiles(xm[2], t[2], o[2])};
+  const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
 
   for (long long tk = 0; tk < nt[2]; tk++)
     for (long long tj = 0; tj < nt[1]; tj++)
@@ -35,7 +41,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
           for (long long bj = 0; bj < be[1]; bj++)
             for (long long bi = 0; bi < be[0]; bi++)
               for (int f = 0; f < DOF; f++) {
-                const PetscScalar v                                = xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
+                const PetscScalar v                                = TRANSPOSE ? 0 : xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
                 buf0[DOF * (bi + sy * bj + sz * bk) + f] = buf1[DOF * (bi + sy * bj + sz * bk) + f] = v;
               }
         for (PetscInt it = 0; it < k; it++) {
@@ -44,32 +50,47 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
               for (long long ii = 0; ii < w[0]; ii++) {
                 const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
                 const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
-                if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, b[u], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
-                else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, b + DOF * u, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
+                const bool      own = !TRANSPOSE || (r[0].w0 + ii >= r[0].o0 && r[0].w0 + ii < r[0].o1 && r[1].w0 + jj >= r[1].o0 && r[1].w0 + jj < r[1].o1 && r[2].w0 + kk >= r[2].o0 && r[2].w0 + kk < r[2].o1);
+                if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, own ? b[u] : zero[0], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
+                else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, own ? b + DOF * u : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
               }
           std::swap(buf0, buf1);
         }
-        for (long long kk = r[2].o0; kk < r[2].o1; kk++)
-          for (long long jj = r[1].o0; jj < r[1].o1; jj++)
-            for (long long ii = r[0].o0; ii < r[0].o1; ii++) {
+        long long lo[3], hi[3]; /* the points written: T's owned region, or (TRANSPOSE) all of W(T) */
+        for (int d = 0; d < 3; d++) {
+          lo[d] = TRANSPOSE ? r[d].w0 : r[d].o0;
+          hi[d] = TRANSPOSE ? r[d].w1 : r[d].o1;
+        }
+        for (long long kk = lo[2]; kk < hi[2]; kk++)
+          for (long long jj = lo[1]; jj < hi[1]; jj++)
+            for (long long ii = lo[0]; ii < hi[0]; ii++) {
               const long long q = (ii - r[0].w0 + L->pad[0]) + sy * (jj - r[1].w0 + L->pad[1]) + sz * (kk - r[2].w0 + L->pad[2]);
-              for (int f = 0; f < DOF; f++) ypad[DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2]))) + f] = buf0[DOF * q + f];
+              PetscScalar    *y = ypad + DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2])));
+              for (int f = 0; f < DOF; f++) {
+                if (TRANSPOSE) y[f] += buf0[DOF * q + f];
+                else y[f] = buf0[DOF * q + f];
+              }
             }
       }
 }
 
 using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
-/* the one run-time -> template dispatch of this backend: [dof-1][dim-1][kind] */
-#define HJ_HOST_CYCLES(DOF) \
+/* the one run-time -> template dispatch of this backend: [transpose][dof-1][dim-1][kind] */
+#define HJ_HOST_CYCLES(DOF, TR) \
   { \
-    {HostCycle<1, hj::STAR, DOF>, HostCycle<1, hj::BOX, DOF>}, {HostCycle<2, hj::STAR, DOF>, HostCycle<2, hj::BOX, DOF>}, {HostCycle<3, hj::STAR, DOF>, HostCycle<3, hj::BOX, DOF>} \
+    {HostCycle<1, hj::STAR, DOF, TR>, HostCycle<1, hj::BOX, DOF, TR>}, {HostCycle<2, hj::STAR, DOF, TR>, HostCycle<2, hj::BOX, DOF, TR>}, {HostCycle<3, hj::STAR, DOF, TR>, HostCycle<3, hj::BOX, DOF, TR>} \
   }
-const CycleFn HostCycles[HJ_MAX_DOF][3][2] = {HJ_HOST_CYCLES(1), HJ_HOST_CYCLES(2), HJ_HOST_CYCLES(3), HJ_HOST_CYCLES(4), HJ_HOST_CYCLES(5), HJ_HOST_CYCLES(6), HJ_HOST_CYCLES(7), HJ_HOST_CYCLES(8)};
+#define HJ_HOST_CYCLES_DOF(TR) \
+  { \
+    HJ_HOST_CYCLES(1, TR), HJ_HOST_CYCLES(2, TR), HJ_HOST_CYCLES(3, TR), HJ_HOST_CYCLES(4, TR), HJ_HOST_CYCLES(5, TR), HJ_HOST_CYCLES(6, TR), HJ_HOST_CYCLES(7, TR), HJ_HOST_CYCLES(8, TR) \
+  }
+const CycleFn HostCycles[2][HJ_MAX_DOF][3][2] = {HJ_HOST_CYCLES_DOF(false), HJ_HOST_CYCLES_DOF(true)};
 static_assert(HJ_MAX_DOF == 8, "HostCycles lists one row per dof");
+#undef HJ_HOST_CYCLES_DOF
 #undef HJ_HOST_CYCLES
 
-/* copy between a vector's owned array and the interior of a padded array (dof values per point) */
-template <bool TOPAD>
+/* copy between a vector's owned array and the interior of a padded array (dof values per point); ADD: x += interior */
+template <bool TOPAD, bool ADD = false>
 void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
 {
   const long long dof = L->dof;
@@ -78,6 +99,8 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
       PetscScalar *p = pad + dof * (L->pad[0] + L->ext[0] * ((j + L->pad[1]) + (long long)L->ext[1] * (k + L->pad[2])));
       PetscScalar *v = x + dof * (L->xm[0] * (j + (long long)L->xm[1] * k));
       if (TOPAD) PetscArraycpy(p, v, dof * L->xm[0]);
+      else if (ADD)
+        for (long long i = 0; i < dof * L->xm[0]; i++) v[i] += p[i];
       else PetscArraycpy(v, p, dof * L->xm[0]);
     }
 }
@@ -167,7 +190,7 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-    HostCycles[L->dof - 1][L->dim - 1][st->kind](L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1);
+    HostCycles[0][L->dof - 1][L->dim - 1][st->kind](L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1);
     std::swap(h->xpad, h->ypad);
     PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
@@ -179,4 +202,39 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendHost = {"host", HostSetUp, HJHostCycles, HostReset, HostView};
+/* x <- N^T r (x <- x + N^T r with add): the correction of one transposed cycle (ALGORITHM.md "PCApplyTranspose"),
+   stT the stencil of A^T. Tiles do not cross ranks and the halo is zero: no ghost exchange. */
+PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+{
+  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  const HJLayout    *L  = &hj->layout;
+  HostData          *h;
+  const PetscScalar *ra;
+  PetscScalar       *xa;
+  PetscInt           t[3], o[3];
+
+  PetscFunctionBegin;
+  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
+  if (!hj->host) PetscCall(HostSetUp(pc)); /* the CUDA backend falls back here for host vectors */
+  h = (HostData *)hj->host;
+  for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
+  PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
+  PetscCall(VecGetArrayRead(r, &ra));
+  PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
+  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->omega, ra, NULL, h->ypad, h->buf0, h->buf1);
+  PetscCall(VecRestoreArrayRead(r, &ra));
+  if (add) {
+    PetscCall(VecGetArray(x, &xa));
+    CopyInterior<false, true>(L, h->ypad, xa);
+    PetscCall(VecRestoreArray(x, &xa));
+  } else {
+    PetscCall(VecGetArrayWrite(x, &xa));
+    CopyInterior<false>(L, h->ypad, xa);
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+  }
+  PetscCall(PetscLogFlops((2.0 * stT->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
+  PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const HJBackendOps HJBackendHost = {"host", HostSetUp, HJHostCycles, HostReset, HostView, HJHostCorrectT};

@@ -63,6 +63,8 @@ typedef struct {
   PetscErrorCode (*cycles)(PC, const HJStencil *, Vec b, Vec x, PetscInt n, PetscBool zeroguess); /* n cycles x -> x' */
   PetscErrorCode (*reset)(PC);   /* free what setup allocated */
   PetscErrorCode (*view)(PC, PetscViewer);
+  PetscErrorCode (*correctT)(PC, const HJStencil *AT, Vec r, Vec x, PetscBool add); /* x <- (add ? x : 0) + N^T r: one
+                                 transposed cycle's correction with A^T's stencil (ALGORITHM.md "PCApplyTranspose") */
 } HJBackendOps;
 
 typedef struct {
@@ -79,8 +81,9 @@ typedef struct {
   HJStencil           st;      /* A */
   PetscObjectId       stid;    /* the Pmat st was extracted from, and its state then */
   PetscObjectState    ststate;
-  HJStencil           stT;     /* A^T, built at the first PCApplyTranspose */
+  HJStencil           stT;     /* A^T, built at the first PCApplyTranspose (HJStencilTranspose), reset with st */
   PetscBool           hasT;
+  Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
   const HJBackendOps *ops;
   void               *host;    /* host backend data */
@@ -99,10 +102,14 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
+/* hj->stT <- the stencil of A^T (hj->st transposed); sets hj->hasT. Only the couplings inside the rank's owned box
+   matter: the transposed cycle's halo is zero. */
+PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 
 /* backends */
 PETSC_INTERN const HJBackendOps HJBackendHost;
 PETSC_INTERN PetscErrorCode     HJHostCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode     HJHostCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN const HJBackendOps HJBackendCUDA;
 #endif
