@@ -82,16 +82,17 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
     }
 }
 
-PetscErrorCode HostSetUp(PC pc)
+/* (Re)size *data to the PC's layout and tile (made when NULL) */
+PetscErrorCode HostDataSetUp(PC pc, void **data)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)hj->host;
+  HostData   *h  = (HostData *)*data;
   PetscInt    nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof;
 
   PetscFunctionBegin;
   if (!h) {
-    h        = new HostData;
-    hj->host = h;
+    h     = new HostData;
+    *data = h;
   }
   for (PetscInt d = 0; d < 3; d++) {
     PetscInt t, o;
@@ -113,19 +114,17 @@ PetscErrorCode HostSetUp(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HostSetUp(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(HostDataSetUp(pc, &((PC_HJacobi *)pc->data)->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HostReset(PC pc)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)hj->host;
-
   PetscFunctionBegin;
-  if (h) {
-    PetscCall(PetscFree(h->xpad));
-    PetscCall(PetscFree(h->ypad));
-    PetscCall(PetscFree2(h->buf0, h->buf1));
-    delete h;
-    hj->host = nullptr;
-  }
+  PetscCall(HJHostDataDestroy(&((PC_HJacobi *)pc->data)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -137,7 +136,22 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
 }
 } // namespace
 
-PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+PetscErrorCode HJHostDataDestroy(void **data)
+{
+  HostData *h = (HostData *)*data;
+
+  PetscFunctionBegin;
+  if (h) {
+    PetscCall(PetscFree(h->xpad));
+    PetscCall(PetscFree(h->ypad));
+    PetscCall(PetscFree2(h->buf0, h->buf1));
+    delete h;
+    *data = nullptr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
@@ -148,8 +162,8 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
 
   PetscFunctionBegin;
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
-  if (!hj->host) PetscCall(HostSetUp(pc)); /* the CUDA backend falls back here for host vectors */
-  h = (HostData *)hj->host;
+  if (!*data) PetscCall(HostDataSetUp(pc, data)); /* a fallback's data is made at its first use */
+  h = (HostData *)*data;
   for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
   PetscCall(VecGetArrayRead(b, &ba));
   if (zeroguess) {
@@ -176,6 +190,13 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
   PetscCall(VecRestoreArrayRead(b, &ba));
   if (zeroguess) PetscCall(VecRestoreArrayWrite(x, &xa));
   else PetscCall(VecRestoreArray(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+{
+  PetscFunctionBegin;
+  PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
