@@ -28,15 +28,20 @@ inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
   *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
 }
 
-/* Setup of one instantiation (Launcher with attr): its dynamic shared-memory limit raised to smem where lower, and
-   its attributes. */
+/* Setup of one instantiation (Launcher with attr): its attributes, and where its dynamic shared-memory limit is below
+   smem, the limit raised to the most the device allows it. Raising to the most, not to smem, means a later setup never
+   lowers the limit another PC's plan (another multigrid level, say) relies on; the limit only bounds what a launch may
+   ask for, each launch still gets the shared memory it asks for. */
 template <class K>
 cudaError_t PrepareKernel(K kernel, size_t smem, cudaFuncAttributes *attr)
 {
+  int         dev, optin;
   cudaError_t err = cudaFuncGetAttributes(attr, kernel);
 
   if (err != cudaSuccess || smem <= (size_t)attr->maxDynamicSharedSizeBytes) return err;
-  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem);
+  if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
+  if ((err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return err;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - (int)attr->sharedSizeBytes);
   return err != cudaSuccess ? err : cudaFuncGetAttributes(attr, kernel);
 }
 

@@ -82,9 +82,10 @@ struct Launch {
 };
 
 /* One kernel instantiation. launch(L, nullptr) launches it with L's arrays, shape and stream and nothing else (no
-   attribute calls). launch(L, &attr), at setup, launches nothing: it raises the instantiation's dynamic shared-memory
-   limit to L.smem where the limit is lower (never lowers it, so the plans of several PCs on one device coexist: the
-   driver's per-function limit is the cache) and returns the instantiation's attributes (registers, max threads). */
+   attribute calls). launch(L, &attr), at setup, launches nothing: where the instantiation's dynamic shared-memory
+   limit (the driver's, per function and device: the per-instantiation cache) is below L.smem, it raises it to the
+   device's maximum, so that it is never lowered under another PC's plan; and it returns the instantiation's
+   attributes (registers, max threads). */
 template <class T>
 using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
 
