@@ -12,6 +12,19 @@ static const PetscInt DefaultTile[3][3] = {
   {8,   8,  8}
 };
 
+const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
+
+/* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
+static PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
+{
+  const char *const cuda[] = {VECCUDA, VECSEQCUDA, VECMPICUDA};
+
+  PetscFunctionBegin;
+  *iscuda = PETSC_FALSE;
+  for (PetscInt i = 0; i < 3 && vt && !*iscuda; i++) PetscCall(PetscStrcmp(vt, cuda[i], iscuda));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCHJacobiCheckParameters(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -31,6 +44,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   PetscBool           isda;
   const HJBackendOps *ops;
   VecType             vt;
+  PetscBool           cudavec;
 
   PetscFunctionBegin;
   PetscCall(PCHJacobiCite_Private());
@@ -77,28 +91,22 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
 
   /* the backend, chosen once here */
   PetscCall(MatGetVecType(pc->pmat, &vt));
+  PetscCall(HJIsCUDAVecType(vt, &cudavec));
   ops = &HJBackendHost;
   if (hj->backend == PC_HJACOBI_BACKEND_CUDA) {
 #if defined(HJACOBI_WITH_CUDA)
-    char *found = NULL;
-    if (vt) PetscCall(PetscStrstr(vt, "cuda", &found));
-    PetscCheck(found, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors, but the Pmat's vectors are of type %s; use -dm_vec_type cuda -dm_mat_type aijcusparse (or -pc_hjacobi_backend auto/host)", vt ? vt : "(none)");
+    PetscCheck(cudavec, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors, but the Pmat's vectors are of type %s; use -dm_vec_type cuda -dm_mat_type aijcusparse (or -pc_hjacobi_backend auto/host)", vt ? vt : "(none)");
     ops = &HJBackendCUDA;
 #else
     SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build has no CUDA (PETSc or petsc-hjacobi was built without CUDA); use -pc_hjacobi_backend host or auto");
 #endif
   }
 #if defined(HJACOBI_WITH_CUDA)
-  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && vt) {
-    char *found;
-    PetscCall(PetscStrstr(vt, "cuda", &found));
-    if (found) ops = &HJBackendCUDA;
-  }
+  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && cudavec) ops = &HJBackendCUDA;
 #endif
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
-  if (hj->host && hj->ops != &HJBackendHost) PetscCall((*HJBackendHost.reset)(pc)); /* a CUDA backend's host fallback: remade lazily to the current sizes */
   PetscCall((*hj->ops->setup)(pc));
 #if PETSC_VERSION_LT(3, 23, 0)
   { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
@@ -188,7 +196,6 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   PetscFunctionBegin;
   if (hj->ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = NULL;
-  if (hj->host) PetscCall((*HJBackendHost.reset)(pc)); /* host arrays of a CUDA backend's fallback */
   PetscCall(HJStencilDestroy(&hj->st));
   PetscCall(HJStencilDestroy(&hj->stT));
   hj->hasT = PETSC_FALSE;
@@ -306,13 +313,18 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
 #if defined(HJACOBI_WITH_CUDA)
-  { /* listed here for -help; the CUDA backend reads them (with this PC's prefix) at setup */
-    const char *const kernels[] = {"auto", "shared", "registers"};
-    PetscInt          kernel = 0, strip = 0;
-    PetscBool         forcetile = PETSC_FALSE;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", kernels, 3, kernels[0], &kernel, NULL));
+  { /* developer options of the CUDA backend: fields of the context (no setters); its setup chooses the kernel from
+       them, so a change sets the PC up again */
+    PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip;
+    PetscBool forcetile = hj->cudaforcetile;
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4, 8 or 16 (0: 4 or 8, chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
+    PetscCheck(strip == 0 || strip == 4 || strip == 8 || strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
+    if (kernel != (PetscInt)hj->cudakernel || strip != hj->cudastrip || forcetile != hj->cudaforcetile) pc->setupcalled = 0;
+    hj->cudakernel    = (HJCudaKernel)kernel;
+    hj->cudastrip     = strip;
+    hj->cudaforcetile = forcetile;
   }
 #endif
   PetscOptionsHeadEnd();
@@ -373,6 +385,7 @@ static PetscErrorCode PCHJacobiSetSubiterations_HJacobi(PC pc, PetscInt k)
 
   PetscFunctionBegin;
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI subiterations must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_subiterations)", k);
+  if (k != hj->subits) pc->setupcalled = 0; /* a backend may choose its kernel by k (the CUDA backend: classic or tile) */
   hj->subits = k;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -407,6 +420,7 @@ static PetscErrorCode PCHJacobiSetOmega_HJacobi(PC pc, PetscReal w)
 
   PetscFunctionBegin;
   PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega must satisfy 0 < omega < 2; got %g (-pc_hjacobi_omega)", (double)w);
+  if (w != hj->omega) pc->setupcalled = 0; /* the CUDA backend's launch descriptor holds it */
   hj->omega = w;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -153,6 +153,21 @@ int main(int argc, char **argv)
   PetscCall(Check(pc, &p, B, "PCSetOperators with another matrix, same DMDA"));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(Check(pc, &p, A, "back to the first matrix"));
+  /* 1b. same matrix, parameters changed after setup that a backend chooses its kernel by (the CUDA backend: k = 1
+     the classic sweep, else a tile kernel; omega and k in its launch descriptor; its -pc_hjacobi_cuda_* options): the
+     next apply must use them, not what setup chose before */
+  PetscCall(PCHJacobiSetSubiterations(pc, 1));
+  PetscCall(Check(pc, &p, A, "subiterations 1 after setup"));
+  PetscCall(PCHJacobiSetSubiterations(pc, 2));
+  PetscCall(PCHJacobiSetOmega(pc, 0.6));
+  PetscCall(Check(pc, &p, A, "subiterations 2 and omega 0.6 after setup"));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_cuda_kernel", "shared")); /* ignored by builds without CUDA */
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_cuda_tile_kernel", "1"));
+  PetscCall(PCHJacobiSetSubiterations(pc, 1));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(Check(pc, &p, A, "-pc_hjacobi_cuda_kernel shared -pc_hjacobi_cuda_tile_kernel, k = 1, after setup"));
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_hjacobi_cuda_kernel"));
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_hjacobi_cuda_tile_kernel"));
   /* 2. away to PCJACOBI and back: a fresh hjacobi (defaults), then the parameters again */
   PetscCall(PCSetType(pc, PCJACOBI));
   PetscCall(PCSetUp(pc));

@@ -109,10 +109,10 @@ constexpr std::array<Launcher<T>, sizeof...(I)> BlockTable(std::index_sequence<I
 }
 
 template <class T>
-cudaError_t BlockLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
+Launcher<T> BlockLauncher(const Launch<T> &L)
 {
   static constexpr auto table = BlockTable<T>(std::make_index_sequence<(kBlockMaxDof - 1) * 10>{});
-  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var || (L.transpose && !L.xzero)) return cudaErrorInvalidValue; /* blocks are never constant */
-  return table[((L.dof - 2) * 5 + DimKindIndex(L.dim, L.kind)) * 2 + (int)L.single](L, attr);
+  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var || (L.transpose && !L.xzero)) return nullptr; /* blocks are never constant */
+  return table[((L.dof - 2) * 5 + DimKindIndex(L.dim, L.kind)) * 2 + (int)L.single];
 }
 } // namespace hjcuda

@@ -1,6 +1,12 @@
 /* The CUDA backend of PCHJACOBI (doc/design.md, "Backends"): device work arrays, the device copy of the stencil,
    the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream.
 
+   The choice is made once per setup, as PETSc's pbjacobi chooses its CUDA apply once: HJCudaPlanCreate() turns the
+   parameters, the -pc_hjacobi_cuda_* options (read in PCSetFromOptions), the layout and the stencil (kind, constant
+   coefficients, directions without couplings) into a plan: the variant, the launch descriptor and the kernel
+   instantiation (HJCudaPlan). A's plan is made at setup, A^T's at its first use; a cycle sets the arrays and launches.
+   Any change of those inputs goes through PCSetUp (the setters and options mark the PC for setup).
+
    Kernels: k = 1 runs the fused classic sweep (one thread per point, neighbours from global memory; one cycle is
    one damped Jacobi sweep whatever the tile). k >= 2 runs the tile kernel: one block per tile, k sweeps in shared
    memory (hjkernels.cuh). -pc_hjacobi_cuda_tile_kernel forces the tile kernel for k = 1 too (testing).
@@ -41,35 +47,38 @@ typedef struct {
   float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
 } HJCudaStencil;
 
-/* The kernel configuration of one call, derived from the PC's parameters and layout (cheap, so never stale). */
+/* The kernel variant of one stencil, chosen at setup (the rules above). */
+typedef enum {
+  HJ_CUDA_CLASSIC,   /* k = 1: the fused classic sweep */
+  HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
+  HJ_CUDA_REGISTERS, /* TileKernelStrip2D: vertical strips in registers (2D star) */
+  HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
+  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
+} HJCudaVariant;
+
+/* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
+   descriptor, all made by HJCudaPlanCreate(), A's at setup and A^T's at its first use after a setup. A cycle copies
+   the descriptor, sets the arrays and the stream, and calls the launcher. */
 typedef struct {
-  PetscBool      tile;       /* tile kernel (else classic); dof > 1: always the point-block tile kernel */
-  PetscBool      single;     /* tile kernel with float sub-iterations */
-  PetscBool      regs;       /* tile kernel: the register-strip kernel (ppt is then its strip length R) */
-  PetscBool      rows;       /* tile kernel, 2D without y couplings: every row is an independent 1D problem, run by the 1D
-                                kernel with 1D tiles along x and no y halo (tile and overlap along y do not matter then) */
-  long long      t[3], o[3]; /* tile and overlap per direction as the kernel uses them (rows: 1 and 0 along y) */
-  long long      W[3];       /* largest working region per direction */
-  long long      ntiles[3], ntot;
-  int            ppt, nthreads;
-  size_t         smem;       /* bytes of shared memory per block */
-  PetscLogDouble workpoints; /* points of all working regions: each is updated k times per cycle */
-} HJCudaConfig;
+  PetscBool                     valid;
+  HJCudaVariant                 variant;
+  hjcuda::Launcher<PetscScalar> launch;
+  hjcuda::Launch<PetscScalar>   L;
+  long long                     W[3];  /* largest working region per direction (view) */
+  PetscLogEvent                 event; /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
+  PetscLogDouble                flops; /* of one launch, as the host backend counts them */
+} HJCudaPlan;
 
 typedef struct {
   PetscInt     npadded;       /* scalars of a padded array (points x dof) */
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
-  PetscBool    forcetile;   /* -pc_hjacobi_cuda_tile_kernel */
-  PetscInt     kernel;      /* -pc_hjacobi_cuda_kernel: HJ_CUDA_KERNEL_AUTO, _SHARED or _REGISTERS */
-  PetscInt     strip;       /* -pc_hjacobi_cuda_strip: 0 (choose), 4, 8 or 16 */
+  HJCudaPlan   plan, planT; /* A's and A^T's */
+  void        *host;        /* the host backend's data for vectors that live on the host (HJCudaFallback) */
 } HJCuda;
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
-
-enum { HJ_CUDA_KERNEL_AUTO, HJ_CUDA_KERNEL_SHARED, HJ_CUDA_KERNEL_REGISTERS };
-static const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 static PetscErrorCode HJCudaStencilDestroy(void **ptr)
 {
@@ -125,160 +134,202 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Tiles, threads and shared memory for the current parameters and stencil st; errors if the tile kernel is needed
-   and the tile does not fit. transpose: the transposed correction, which only the shared-memory tile kernels have
-   (TileKernel, TileKernelBlock), for every k and with the user's tiling (no rows mode). */
-static PetscErrorCode HJCudaConfigure(PC pc, const HJStencil *st, PetscBool transpose, HJCudaConfig *cfg)
+/* The tile kernels' part of HJCudaPlanCreate(): threads per block, the register strip where it applies, and the
+   checks that the tile fits the kernel and the device. npts: points of the largest working region; target: threads
+   per block aimed at. */
+static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts, int target, HJCudaPlan *p)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  HJCuda         *cu = (HJCuda *)hj->cuda;
-  const HJLayout *L  = &hj->layout;
-  long long       npts = 1, nbuf = 1;
-  const int       target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
+  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
+  const HJCuda                *cu   = (const HJCuda *)hj->data;
+  const HJLayout              *ly   = &hj->layout;
+  const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
+  hjcuda::Launch<PetscScalar> *L    = &p->L;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
-    PetscCheck(L->xm[d] * (d ? 1 : L->dof) < 2147483647, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", d, L->xm[d], L->dof);
-  PetscCall(PetscMemzero(cfg, sizeof(*cfg)));
-  cfg->tile       = (PetscBool)(hj->subits > 1 || cu->forcetile || L->dof > 1 || transpose);
-  cfg->single     = (PetscBool)(cfg->tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float));
-  cfg->workpoints = 1;
-  cfg->rows       = (PetscBool)(!transpose && cfg->tile && L->dim == 2 && L->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && cu->kernel == HJ_CUDA_KERNEL_AUTO);
-  for (PetscInt d = 0; d < 3; d++) {
-    PetscInt  t, o;
-    long long sumw = 0;
-
-    HJTileOf(hj, d, &t, &o);
-    PetscCheck(t >= 1 && o >= 0 && o < t, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, d);
-    if (cfg->rows && d == 1) t = 1, o = 0; /* one row per tile (checked as the user gave it, as the host backend does) */
-    cfg->t[d] = t;
-    cfg->o[d] = o;
-    cfg->W[d]      = PetscMin((long long)t, (long long)L->xm[d]);
-    cfg->ntiles[d] = hj::NumTiles(L->xm[d], t, o);
-    for (long long i = 0; i < cfg->ntiles[d]; i++) {
-      const hj::Range r = hj::TileRange(L->xm[d], t, o, i);
-      sumw += r.w1 - r.w0;
-    }
-    cfg->workpoints *= (PetscLogDouble)sumw;
-    npts *= cfg->W[d];
-    nbuf *= cfg->W[d] + 2 * (cfg->rows && d == 1 ? 0 : L->pad[d]);
-  }
-  cfg->ntot = cfg->ntiles[0] * cfg->ntiles[1] * cfg->ntiles[2];
-  cfg->smem = 2 * (size_t)nbuf * (size_t)L->dof * (cfg->single ? sizeof(float) : sizeof(PetscScalar));
-  for (cfg->ppt = 1; cfg->ppt < hjcuda::kMaxPointsPerThread && (npts + cfg->ppt - 1) / cfg->ppt > target; cfg->ppt *= 2);
-  cfg->nthreads = (int)((((npts + cfg->ppt - 1) / cfg->ppt) + 31) / 32 * 32);
-  if (!cfg->tile) PetscFunctionReturn(PETSC_SUCCESS);
-  if (L->dof > 1) { /* the point-block tile kernel: its threads loop over the tile's points */
-    PetscCheck(cu->kernel != HJ_CUDA_KERNEL_REGISTERS, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles dof = 1 only; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", L->dof);
-    PetscCheck(L->dof <= hjcuda::kBlockMaxDof, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "The CUDA backend handles dof <= %d fields per point; this DMDA has %" PetscInt_FMT, hjcuda::kBlockMaxDof, L->dof);
-    cfg->nthreads = (int)PetscMin((npts + 31) / 32 * 32, (long long)hjcuda::kBlockMaxThreads);
-    cfg->ppt      = (int)((npts + cfg->nthreads - 1) / cfg->nthreads); /* informative: the kernel loops */
+  if (ly->dof > 1) { /* the point-block tile kernel: its threads loop over the tile's points */
+    PetscCheck(hj->cudakernel != HJ_CUDA_KERNEL_REGISTERS, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles dof = 1 only; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dof);
+    PetscCheck(ly->dof <= hjcuda::kBlockMaxDof, comm, PETSC_ERR_SUP, "The CUDA backend handles dof <= %d fields per point; this DMDA has %" PetscInt_FMT, hjcuda::kBlockMaxDof, ly->dof);
+    L->nthreads = (int)PetscMin((npts + 31) / 32 * 32, (long long)hjcuda::kBlockMaxThreads);
+    L->ppt      = (int)((npts + L->nthreads - 1) / L->nthreads); /* informative: the kernel loops */
   }
 
-  /* auto: the 1D kernel on rows for 2D star stencils without y couplings (above); else the register-strip kernel
-     wherever it applies (2D star, a block that fits), else the shared-memory one */
-  if (L->dof == 1 && !cfg->rows && !transpose && (cu->kernel == HJ_CUDA_KERNEL_REGISTERS || (cu->kernel == HJ_CUDA_KERNEL_AUTO && L->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
-    const int       S  = cfg->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
-    const long long W0 = cfg->W[0], W1 = cfg->W[1];
-    const int       R0 = cu->strip ? (int)cu->strip : 4, R1 = cu->strip ? (int)cu->strip : 8; /* 16 only when asked: measured no faster */
-    const int       ppt = cfg->ppt, nthreads = cfg->nthreads;
+  /* auto: the 1D kernel on rows for 2D star stencils without y couplings (decided by the caller); else the
+     register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
+  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && ly->dim == 2 && st->kind == hj::STAR))) { /* strips of R points: W0 columns x ceil(W1/R) strips of threads */
+    const int       S  = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
+    const long long W0 = p->W[0], W1 = p->W[1];
+    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8; /* 16 only when asked: measured no faster */
+    const int       ppt = L->ppt, nthreads = L->nthreads;
 
-    PetscCheck(L->dim == 2 && st->kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
-    PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S) > 0 || cu->kernel == HJ_CUDA_KERNEL_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points of variable coefficients in double do not fit the registers; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0); /* auto: the shared kernel below */
-    cfg->regs = PETSC_TRUE;
-    cfg->ppt  = 0;
-    for (int pass = 0; pass < 2 && !cfg->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
-      for (int R = R0; R <= R1 && !cfg->ppt; R *= 2) {
+    PetscCheck(ly->dim == 2 && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
+    PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S) > 0 || hj->cudakernel == HJ_CUDA_KERNEL_AUTO, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points of variable coefficients in double do not fit the registers; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0); /* auto: the shared kernel below */
+    L->regs    = true;
+    p->variant = HJ_CUDA_REGISTERS;
+    L->ppt     = 0;
+    for (int pass = 0; pass < 2 && !L->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
+      for (int R = R0; R <= R1 && !L->ppt; R *= 2) {
         const long long nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
-        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) cfg->ppt = R, cfg->nthreads = (int)nth; /* RegMaxThreads 0: no such kernel */
+        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) L->ppt = R, L->nthreads = (int)nth; /* RegMaxThreads 0: no such kernel */
       }
     }
     const int Rm = hjcuda::RegMaxThreads(R1, !st->constant, S) ? R1 : R1 / 2; /* the longest strip that exists */
-    if (!cfg->ppt && cu->kernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
-      cfg->regs     = PETSC_FALSE;
-      cfg->ppt      = ppt;
-      cfg->nthreads = nthreads;
+    if (!L->ppt && hj->cudakernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
+      L->regs     = false;
+      p->variant  = HJ_CUDA_SHARED;
+      L->ppt      = ppt;
+      L->nthreads = nthreads;
     }
-    PetscCheck(cfg->ppt, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-               "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", W0, W1,
+    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", W0, W1,
                (W0 * ((W1 + Rm - 1) / Rm) + 31) / 32 * 32, Rm, hjcuda::RegMaxThreads(Rm, !st->constant, S));
   }
-  if (!cfg->regs && L->dof == 1) {
-    PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", cfg->W[0], cfg->W[1], cfg->W[2], npts,
-             hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
+  if (!L->regs && ly->dof == 1) {
+    PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", p->W[0], p->W[1], p->W[2], npts,
+               hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
   }
-  PetscCheck(cfg->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", cfg->W[0], cfg->W[1],
-             cfg->W[2], cfg->smem, cfg->single ? "float" : "PetscScalar", L->dof, cu->name, cu->smemoptin, cfg->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
-  PetscCheck(cfg->ntot <= 2147483647LL, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", cfg->ntot);
+  PetscCheck(L->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ comm, PETSC_ERR_ARG_OUTOFRANGE,
+             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", p->W[0], p->W[1], p->W[2], L->smem, L->single ? "float" : "PetscScalar",
+             ly->dof, cu->name, cu->smemoptin, L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
+  PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The launch descriptor for stencil st and configuration cfg; arrays and output are filled in per cycle. */
-static PetscErrorCode HJCudaLaunchInit(PC pc, const HJStencil *st, const HJCudaConfig *cfg, cudaStream_t stream, hjcuda::Launch<PetscScalar> *L)
+/* The plan of stencil st for the PC's current parameters, options and layout: the variant, the launch descriptor
+   (tiles, threads, shared memory, the stencil on the device, damping) and its instantiation, prepared once (its
+   shared-memory limit raised). Uploads st if needed. Errors here if the tile does not fit the kernel or the device.
+   transpose: the transposed correction (PCApplyTranspose), which only the shared-memory tile kernels have (TileKernel,
+   TileKernelBlock), for every k and with the user's tiling (no rows mode, no register strips). */
+static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaStream_t stream, HJCudaPlan *p)
 {
-  PC_HJacobi          *hj = (PC_HJacobi *)pc->data;
-  const HJLayout      *ly = &hj->layout;
-  const HJCudaStencil *d  = (const HJCudaStencil *)st->device;
+  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
+  const HJLayout              *ly   = &hj->layout;
+  const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
+  hjcuda::Launch<PetscScalar> *L    = &p->L;
+  const int                    target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
+  long long                    npts = 1, nbuf = 1;
+  PetscLogDouble               workpoints = 1;
+  PetscBool                    tile, rows;
+  const HJCudaStencil         *d;
 
   PetscFunctionBegin;
-  PetscCall(PetscMemzero(L, sizeof(*L)));
-  L->dim      = cfg->rows ? 1 : (int)ly->dim; /* rows: the 1D kernel, one tile row per row of the grid */
-  L->dof      = (int)ly->dof;
-  L->kind     = (int)st->kind;
-  L->var      = !st->constant;
-  L->single   = cfg->single;
-  L->regs     = (bool)cfg->regs;
-  L->ppt      = cfg->ppt;
-  L->nthreads = cfg->nthreads;
-  L->smem     = cfg->smem;
-  L->stream   = stream;
-  L->coef     = d->coef;
-  L->invdiag  = d->invdiag;
-  L->coeff    = d->coeff;
-  L->invdiagf = d->invdiagf;
+  for (PetscInt k = 0; k < 3; k++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
+    PetscCheck(ly->xm[k] * (k ? 1 : ly->dof) < 2147483647, comm, PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", k, ly->xm[k], ly->dof);
+  PetscCall(PetscMemzero(p, sizeof(*p)));
+  tile      = (PetscBool)(hj->subits > 1 || hj->cudaforcetile || ly->dof > 1 || transpose);
+  rows      = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && hj->cudakernel == HJ_CUDA_KERNEL_AUTO);
+  L->transpose = transpose; /* with xzero: a transposed correction always starts from zero */
+  L->xzero     = transpose;
+  L->single = tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float);
+  for (PetscInt k = 0; k < 3; k++) {
+    PetscInt  t, o;
+    long long sumw = 0;
+
+    HJTileOf(hj, k, &t, &o);
+    PetscCheck(t >= 1 && o >= 0 && o < t, comm, PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, k);
+    if (rows && k == 1) t = 1, o = 0; /* one row per tile (checked as the user gave it, as the host backend does) */
+    L->t[k]      = t;
+    L->o[k]      = o;
+    p->W[k]      = PetscMin((long long)t, (long long)ly->xm[k]);
+    L->ntiles[k] = hj::NumTiles(ly->xm[k], t, o);
+    for (long long i = 0; i < L->ntiles[k]; i++) {
+      const hj::Range r = hj::TileRange(ly->xm[k], t, o, i);
+      sumw += r.w1 - r.w0;
+    }
+    workpoints *= (PetscLogDouble)sumw;
+    npts *= p->W[k];
+    nbuf *= p->W[k] + 2 * (rows && k == 1 ? 0 : ly->pad[k]);
+  }
+  L->ntot = L->ntiles[0] * L->ntiles[1] * L->ntiles[2];
+  for (L->ppt = 1; L->ppt < hjcuda::kMaxPointsPerThread && (npts + L->ppt - 1) / L->ppt > target; L->ppt *= 2);
+  L->nthreads = (int)((((npts + L->ppt - 1) / L->ppt) + 31) / 32 * 32);
+  p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
+  if (tile) {
+    L->smem = 2 * (size_t)nbuf * (size_t)ly->dof * (L->single ? sizeof(float) : sizeof(PetscScalar));
+    PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
+  }
+
+  /* the stencil on the device, and the rest of the descriptor */
+  PetscCall(HJCudaStencilEnsure(st, ly->nlocal, (PetscBool)L->single, stream));
+  d              = (const HJCudaStencil *)st->device;
+  L->dim         = rows ? 1 : (int)ly->dim; /* rows: the 1D kernel, one tile row per row of the grid */
+  L->dof         = (int)ly->dof;
+  L->kind        = (int)st->kind;
+  L->var         = !st->constant;
+  L->stream      = stream;
+  L->coef        = d->coef;
+  L->invdiag     = d->invdiag;
+  L->coeff       = d->coeff;
+  L->invdiagf    = d->invdiagf;
   for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? st->ccoef[s] : 0;
   L->cst.invdiag = st->cinvdiag;
   L->omega       = (PetscScalar)hj->omega;
   L->nlocal      = ly->nlocal;
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
-  for (PetscInt k = 0; k < 3; k++) {
-    L->t[k]      = cfg->t[k];
-    L->o[k]      = cfg->o[k];
-    L->ntiles[k] = cfg->ntiles[k];
+  L->xshift      = rows ? ly->ext[0] : 0;
+  L->k           = tile ? (int)hj->subits : 1;
+
+  /* its instantiation, resolved and prepared once */
+  p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : hjcuda::TileLauncher(*L));
+  PetscCheck(p->launch, comm, PETSC_ERR_PLIB, "No CUDA kernel instantiation for variant %d (dim %d, kind %d, dof %d, %d points per thread, %d threads)", (int)p->variant, L->dim, L->kind, L->dof, L->ppt, L->nthreads);
+  {
+    cudaFuncAttributes attr;
+
+    PetscCallCUDA(p->launch(*L, &attr));
+    PetscCheck(!tile || attr.maxThreadsPerBlock >= L->nthreads, comm, PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, L->nthreads);
   }
-  L->ntot   = cfg->ntot;
-  L->xshift = cfg->rows ? ly->ext[0] : 0;
-  L->k    = cfg->tile ? (int)hj->subits : 1;
+  {
+    const PetscLogDouble dof = (PetscLogDouble)ly->dof; /* flops of one point update: as the host backend counts them */
+    const PetscLogDouble upd = ly->dof == 1 ? 2.0 * st->noff + 3.0 : (2.0 * st->noff * dof + 2.0 * dof + 2.0) * dof;
+
+    p->flops = upd * (tile ? workpoints * L->k : (PetscLogDouble)ly->nlocal);
+    p->event = tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
+  }
+  p->valid = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The plan of st: A's cycles (made at setup), or A^T's transposed correction (made at its first use after a setup: A^T
+   is built lazily, and only PCApplyTranspose runs it) */
+static PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, const HJCudaPlan **plan)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJCuda     *cu = (HJCuda *)hj->data;
+
+  PetscFunctionBegin;
+  if (st == &hj->st) {
+    PetscCheck(cu->plan.valid, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up");
+    *plan = &cu->plan;
+  } else {
+    PetscCheck(st == &hj->stT, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The CUDA backend runs the PC's own stencils (A or A^T) only");
+    if (!cu->planT.valid) PetscCall(HJCudaPlanCreate(pc, &hj->stT, PETSC_TRUE, stream, &cu->planT));
+    *plan = &cu->planT;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess, Vec hostvec)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJCuda     *cu = (HJCuda *)hj->data;
   VecType     vt;
 
   PetscFunctionBegin;
   PetscCall(VecGetType(hostvec, &vt));
   PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
   PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles\n", vt));
-  PetscCall(HJHostCycles(pc, st, b, x, n, zeroguess));
+  PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
-  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  HJCuda             *cu = (HJCuda *)hj->cuda;
-  const HJLayout     *ly = &hj->layout;
-  HJStencil          *st = const_cast<HJStencil *>(cst); /* only its device cache (st->device) is filled in */
-  const PetscScalar  *ba;
-  PetscScalar        *xa;
-  PetscMemType        bmt, xmt;
-  HJCudaConfig        cfg;
-  cudaStream_t        stream;
-  hjcuda::Launch<PetscScalar> L;
+  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJCuda            *cu = (HJCuda *)hj->data;
+  const HJLayout    *ly = &hj->layout;
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+  PetscMemType       bmt, xmt;
+  cudaStream_t       stream;
+  const HJCudaPlan  *p;
 
   PetscFunctionBegin;
   if (n <= 0) {
@@ -288,7 +339,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
   PetscCall(VecGetArrayReadAndMemType(b, &ba, &bmt));
   if (!PetscMemTypeDevice(bmt)) {
     PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-    PetscCall(HJCudaFallback(pc, cst, b, x, n, zeroguess, b));
+    PetscCall(HJCudaFallback(pc, st, b, x, n, zeroguess, b));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (zeroguess) PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
@@ -297,25 +348,20 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
     if (zeroguess) PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
     else PetscCall(VecRestoreArrayAndMemType(x, &xa));
     PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-    PetscCall(HJCudaFallback(pc, cst, b, x, n, zeroguess, x));
+    PetscCall(HJCudaFallback(pc, st, b, x, n, zeroguess, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
-
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(HJCudaConfigure(pc, st, PETSC_FALSE, &cfg));
-  PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
-  PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
-  L.b = ba;
+  PetscCall(HJCudaPlanOf(pc, st, stream, &p));
 
-  const PetscLogEvent  kev   = cfg.tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
-  const PetscLogDouble dof   = (PetscLogDouble)ly->dof; /* flops of one point update: as the host backend counts them */
-  const PetscLogDouble upd   = ly->dof == 1 ? 2.0 * st->noff + 3.0 : (2.0 * st->noff * dof + 2.0 * dof + 2.0) * dof;
-  const PetscLogDouble flops = upd * (cfg.tile ? cfg.workpoints * L.k : (PetscLogDouble)ly->nlocal);
-  const long long ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
+  hjcuda::Launch<PetscScalar>       L = p->L; /* the plan's descriptor; a cycle sets only the arrays and the stream */
+  const long long                   ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
   const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
   const hjcuda::Output<PetscScalar> tox = {xa, 0, xm0, xm0 * xm1};
 
+  L.stream = stream;
+  L.b      = ba;
   /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
   if (!zeroguess) {
     PetscCall(PetscLogGpuTimeBegin());
@@ -336,14 +382,12 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
     L.xpad = cu->xpad;
     L.y    = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
-    PetscCall(PetscLogEventBegin(kev, pc, 0, 0, 0));
+    PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
     PetscCall(PetscLogGpuTimeBegin());
-    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, nullptr));
-    else if (cfg.tile) PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
-    else PetscCallCUDA(hjcuda::ClassicLaunch(L, nullptr));
+    PetscCallCUDA(p->launch(L, nullptr));
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(flops));
-    PetscCall(PetscLogEventEnd(kev, pc, 0, 0, 0));
+    PetscCall(PetscLogGpuFlops(p->flops));
+    PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
     if (!last) {
       PetscScalar *tmp = cu->xpad;
       cu->xpad         = cu->ypad;
@@ -358,19 +402,18 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *cst, Vec b, Vec x, P
 }
 
 /* x <- (add ? x : 0) + N^T r with A^T's stencil stT (ALGORITHM.md "PCApplyTranspose"): one launch of the shared-memory
-   tile kernel in transposed mode, atomically adding every tile's W(T) into x. No ghost exchange: the halo is zero. */
-static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *cst, Vec r, Vec x, PetscBool add)
+   tile kernel in transposed mode (A^T's plan), atomically adding every tile's W(T) into x. No ghost exchange: the halo
+   is zero. */
+static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
-  PC_HJacobi                 *hj = (PC_HJacobi *)pc->data;
-  HJCuda                     *cu = (HJCuda *)hj->cuda;
-  const HJLayout             *ly = &hj->layout;
-  HJStencil                  *st = const_cast<HJStencil *>(cst); /* only its device cache (st->device) is filled in */
-  const PetscScalar          *ra;
-  PetscScalar                *xa;
-  PetscMemType                rmt, xmt;
-  HJCudaConfig                cfg;
-  cudaStream_t                stream;
-  hjcuda::Launch<PetscScalar> L;
+  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJCuda            *cu = (HJCuda *)hj->data;
+  const HJLayout    *ly = &hj->layout;
+  const PetscScalar *ra;
+  PetscScalar       *xa;
+  PetscMemType       rmt, xmt;
+  cudaStream_t       stream;
+  const HJCudaPlan  *p;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayReadAndMemType(r, &ra, &rmt));
@@ -384,46 +427,39 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *cst, Vec r, Vec x,
     PetscCall(VecGetType(PetscMemTypeDevice(rmt) ? x : r, &vt));
     PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
     PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's transposed cycle\n", vt));
-    PetscCall(HJHostCorrectT(pc, cst, r, x, add));
+    PetscCall(HJHostCorrectTWithData(pc, &cu->host, stT, r, x, add));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
-
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  PetscCall(HJCudaConfigure(pc, st, PETSC_TRUE, &cfg));
-  PetscCall(HJCudaStencilEnsure(st, ly->nlocal, cfg.single, stream));
-  PetscCall(HJCudaLaunchInit(pc, st, &cfg, stream, &L));
-  L.b         = ra;
-  L.xpad      = cu->xpad; /* not read: from zero */
-  L.xzero     = 1;
-  L.transpose = 1;
-  L.y         = hjcuda::Output<PetscScalar>{xa, 0, ly->xm[0], (long long)ly->xm[0] * ly->xm[1]};
-  {
-    const PetscLogDouble dof = (PetscLogDouble)ly->dof; /* flops of one point update, as HJCycles_CUDA counts them */
-    const PetscLogDouble upd = ly->dof == 1 ? 2.0 * st->noff + 3.0 : (2.0 * st->noff * dof + 2.0 * dof + 2.0) * dof;
+  PetscCall(HJCudaPlanOf(pc, stT, stream, &p));
 
-    PetscCall(PetscLogEventBegin(PCHJACOBI_TileKernel, pc, 0, 0, 0));
-    PetscCall(PetscLogGpuTimeBegin());
-    if (!add) PetscCallCUDA(cudaMemsetAsync(xa, 0, (size_t)ly->nlocal * ly->dof * sizeof(PetscScalar), stream));
-    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, nullptr));
-    else PetscCallCUDA(hjcuda::TileLaunch(L, nullptr));
-    PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(upd * cfg.workpoints * L.k));
-    PetscCall(PetscLogEventEnd(PCHJACOBI_TileKernel, pc, 0, 0, 0));
-  }
+  hjcuda::Launch<PetscScalar> L = p->L; /* transpose and xzero are set in the plan */
+  L.stream = stream;
+  L.b      = ra;
+  L.xpad   = cu->xpad; /* not read: from zero */
+  L.y      = hjcuda::Output<PetscScalar>{xa, 0, ly->xm[0], (long long)ly->xm[0] * ly->xm[1]};
+  PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  if (!add) PetscCallCUDA(cudaMemsetAsync(xa, 0, (size_t)ly->nlocal * ly->dof * sizeof(PetscScalar), stream));
+  PetscCallCUDA(p->launch(L, nullptr));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(p->flops));
+  PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
   if (add) PetscCall(VecRestoreArrayAndMemType(x, &xa));
   else PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
   PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
+
 static PetscErrorCode HJSetup_CUDA(PC pc)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  HJCuda         *cu = (HJCuda *)hj->cuda;
+  HJCuda         *cu = (HJCuda *)hj->data;
   const HJLayout *ly = &hj->layout;
   cudaStream_t    stream;
-  HJCudaConfig    cfg;
 
   PetscFunctionBegin;
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
@@ -432,17 +468,13 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     cudaDeviceProp prop;
 
     PetscCall(PetscNew(&cu));
-    hj->cuda = cu;
+    hj->data = cu;
     PetscCallCUDA(cudaGetDevice(&dev));
     PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
     PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
-  PetscCall(PetscOptionsGetBool(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_tile_kernel", &cu->forcetile, NULL));
-  PetscCall(PetscOptionsGetEList(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_kernel", HJCudaKernels, 3, &cu->kernel, NULL));
-  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_cuda_strip", &cu->strip, NULL));
-  PetscCheck(cu->strip == 0 || cu->strip == 4 || cu->strip == 8 || cu->strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points", cu->strip);
-  if (cu->kernel == HJ_CUDA_KERNEL_REGISTERS)
+  if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
     PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -459,52 +491,49 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   }
   PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
   PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
+  PetscCall(HJHostDataDestroy(&cu->host)); /* the host fallback's arrays: remade at their next use, to the current sizes */
 
-  /* upload A unless its device copy is current (HJStencilExtract() destroys the copy with the old values; A^T is
-     uploaded when first used) */
-  PetscCall(HJCudaConfigure(pc, &hj->st, PETSC_FALSE, &cfg)); /* errors now if the tile does not fit */
-  PetscCall(HJCudaStencilEnsure(&hj->st, ly->nlocal, cfg.single, stream));
-  if (cfg.tile) { /* raise the kernel's shared-memory limit and check that its registers allow the block */
-    hjcuda::Launch<PetscScalar> L;
-    cudaFuncAttributes          attr;
-
-    PetscCall(HJCudaLaunchInit(pc, &hj->st, &cfg, stream, &L));
-    if (L.dof > 1) PetscCallCUDA(hjcuda::BlockLaunch(L, &attr));
-    else PetscCallCUDA(hjcuda::TileLaunch(L, &attr));
-    PetscCheck(attr.maxThreadsPerBlock >= cfg.nthreads, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, cfg.nthreads);
-  }
+  /* the kernels, chosen once here: A's plan now (uploading A unless its device copy is current: HJStencilExtract()
+     destroys the copy with the old values), A^T's at its first use */
+  cu->planT.valid = PETSC_FALSE;
+  PetscCall(HJCudaPlanCreate(pc, &hj->st, PETSC_FALSE, stream, &cu->plan));
+  PetscCall(PetscInfo(pc, "CUDA kernel: %s, %d threads x %d points per thread, %zu bytes of shared memory per block\n", HJCudaVariantNames[cu->plan.variant], cu->plan.L.nthreads, cu->plan.L.ppt, cu->plan.L.smem));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HJReset_CUDA(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HJCuda     *cu = (HJCuda *)hj->cuda;
+  HJCuda     *cu = (HJCuda *)hj->data;
 
   PetscFunctionBegin;
   if (!cu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallCUDA(cudaFree(cu->xpad));
   PetscCallCUDA(cudaFree(cu->ypad));
-  PetscCall(PetscFree(hj->cuda));
+  PetscCall(HJHostDataDestroy(&cu->host));
+  PetscCall(PetscFree(hj->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the configuration stored at setup (A's plan) */
 static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
 {
-  PC_HJacobi  *hj = (PC_HJacobi *)pc->data;
-  HJCuda      *cu = (HJCuda *)hj->cuda;
-  HJCudaConfig cfg;
-  PetscBool    ascii;
+  PC_HJacobi       *hj = (PC_HJacobi *)pc->data;
+  const HJCuda     *cu = (const HJCuda *)hj->data;
+  const HJCudaPlan *p  = cu ? &cu->plan : NULL;
+  PetscBool         ascii;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
-  if (!ascii || !cu) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(HJCudaConfigure(pc, &hj->st, PETSC_FALSE, &cfg));
-  if (cfg.tile) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, cfg.regs ? "registers" : (hj->layout.dof > 1 ? "point-block, shared" : "shared"),
-                                     cu->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", cfg.ntot, cfg.W[0], cfg.W[1], cfg.W[2], cfg.nthreads, cfg.ppt, cfg.regs ? " (vertical strips, values in registers)" : (hj->layout.dof > 1 ? " (a loop; dof x dof blocks from global memory)" : (cfg.rows ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : "")), cfg.smem, cu->smemoptin, cfg.single ? "single precision" : "PetscScalar"));
+  if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
+  if (p->variant != HJ_CUDA_CLASSIC) {
+    const char *const how = p->variant == HJ_CUDA_REGISTERS ? " (vertical strips, values in registers)" : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : ""));
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
+                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
+                                     p->L.single ? "single precision" : "PetscScalar"));
   } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[cu->kernel]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -28,16 +28,29 @@ inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
   *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
 }
 
-/* Launch one tile-kernel instantiation (TileKernel or TileKernelStrip2D: both take TileParams) with L's grid, block
-   and shared memory; with attr only raise its shared-memory limit and return its attributes. */
+/* Setup of one instantiation (Launcher with attr): its attributes, and where its dynamic shared-memory limit is below
+   smem, the limit raised to the most the device allows it. Raising to the most, not to smem, means a later setup never
+   lowers the limit another PC's plan (another multigrid level, say) relies on; the limit only bounds what a launch may
+   ask for, each launch still gets the shared memory it asks for. */
+template <class K>
+cudaError_t PrepareKernel(K kernel, size_t smem, cudaFuncAttributes *attr)
+{
+  int         dev, optin;
+  cudaError_t err = cudaFuncGetAttributes(attr, kernel);
+
+  if (err != cudaSuccess || smem <= (size_t)attr->maxDynamicSharedSizeBytes) return err;
+  if ((err = cudaGetDevice(&dev)) != cudaSuccess) return err;
+  if ((err = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev)) != cudaSuccess) return err;
+  err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, optin - (int)attr->sharedSizeBytes);
+  return err != cudaSuccess ? err : cudaFuncGetAttributes(attr, kernel);
+}
+
+/* Launch one tile-kernel instantiation (TileKernel, TileKernelStrip2D or TileKernelBlock: all take TileParams) with
+   L's grid, block and shared memory; with attr only prepare it (PrepareKernel). */
 template <class T, class S>
 cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &L, cudaFuncAttributes *attr)
 {
-  cudaError_t err = cudaSuccess;
-
-  if (L.smem > 48 * 1024) err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L.smem);
-  if (err != cudaSuccess) return err;
-  if (attr) return cudaFuncGetAttributes(attr, kernel);
+  if (attr) return PrepareKernel(kernel, L.smem, attr);
 
   TileParams<T, S> P;
   P.xpad    = L.xpad + L.xshift;
@@ -85,7 +98,7 @@ template <int DIM, int KIND, bool VAR, class T>
 cudaError_t ClassicLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   auto kernel = ClassicKernel<DIM, KIND, VAR, T>;
-  if (attr) return cudaFuncGetAttributes(attr, kernel);
+  if (attr) return PrepareKernel(kernel, 0, attr); /* no dynamic shared memory */
 
   ClassicParams<T> P;
   P.xpad    = L.xpad;
@@ -103,9 +116,6 @@ cudaError_t ClassicLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   kernel<<<grid, block, 0, L.stream>>>(P);
   return cudaGetLastError();
 }
-
-template <class T>
-using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
 
 /* Tile table index: ((dk*2 + var)*2 + single)*4 + log2(ppt); 5*2*2*4 = 80 entries. With T = float the single
    entries name the same instantiations as the native ones. */
@@ -156,28 +166,26 @@ constexpr std::array<Launcher<T>, sizeof...(I)> ClassicTable(std::index_sequence
 }
 
 template <class T>
-cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
+Launcher<T> TileLauncher(const Launch<T> &L)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
   static constexpr auto strips = StripTable<T>(std::make_index_sequence<12>{});
-  if (L.transpose && (L.regs || !L.xzero)) return cudaErrorInvalidValue; /* the register-strip kernel has no transposed mode */
+  if (L.transpose && (L.regs || !L.xzero)) return nullptr; /* the register-strip kernel has no transposed mode */
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
-    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8 && L.ppt != 16) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return cudaErrorInvalidValue;
-    const Launcher<T> f = strips[((int)L.var * 2 + (int)L.single) * 3 + (L.ppt == 8 ? 1 : (L.ppt == 16 ? 2 : 0))];
-    return f ? f(L, attr) : cudaErrorInvalidValue;
+    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8 && L.ppt != 16) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return nullptr;
+    return strips[((int)L.var * 2 + (int)L.single) * 3 + (L.ppt == 8 ? 1 : (L.ppt == 16 ? 2 : 0))];
   }
-  if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return cudaErrorInvalidValue;
-  const int idx = ((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt);
-  return table[idx](L, attr);
+  if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return nullptr;
+  return table[((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt)];
 }
 
 template <class T>
-cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr)
+Launcher<T> ClassicLauncher(const Launch<T> &L)
 {
   static constexpr auto table = ClassicTable<T>(std::make_index_sequence<10>{});
-  if (L.dim < 1 || L.dim > 3 || L.transpose) return cudaErrorInvalidValue;
-  return table[DimKindIndex(L.dim, L.kind) * 2 + (int)L.var](L, attr);
+  if (L.dim < 1 || L.dim > 3 || L.transpose) return nullptr;
+  return table[DimKindIndex(L.dim, L.kind) * 2 + (int)L.var];
 }
 
 template <class T>

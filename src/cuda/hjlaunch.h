@@ -1,6 +1,7 @@
 /* The interface between the CUDA backend's host code (hjcuda.cu, which speaks PETSc) and its kernels
-   (hjkernels.cuh, hjdispatch.cuh, which do not): a launch descriptor and four entry points. Each entry point turns
-   the run-time parameters of the descriptor into one kernel instantiation through one dispatch table. */
+   (hjkernels.cuh, hjdispatch.cuh, which do not): a launch descriptor, the resolvers that turn its run-time parameters
+   into one kernel instantiation (a Launcher, through one dispatch table each), and two helpers. The backend fills
+   the descriptor and resolves its launcher once per setup; a cycle sets the arrays and calls the launcher. */
 #pragma once
 
 #include <cuda_runtime.h>
@@ -52,11 +53,12 @@ struct ConstStencil {
   S invdiag;
 };
 
-/* Everything one launch needs. T is PetscScalar in the library. */
+/* Everything one launch needs, filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero and
+   the stream (PETSc's current one), which a cycle sets. T is PetscScalar in the library. */
 template <class T>
 struct Launch {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
-  int          dof;       /* fields per point: 1 (TileLaunch, ClassicLaunch) or 2..kBlockMaxDof (BlockLaunch) */
+  int          dof;       /* fields per point: 1 (TileLauncher, ClassicLauncher) or 2..kBlockMaxDof (BlockLauncher) */
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
@@ -81,16 +83,24 @@ struct Launch {
                                                y += N^T b, y zeroed by the caller for N^T b alone */
 };
 
-/* Launch the tile kernel (k sweeps in shared memory) or, with attr != NULL, only raise the kernel's dynamic
-   shared-memory limit to L.smem and return its attributes (registers, local memory, max threads). */
+/* One kernel instantiation. launch(L, nullptr) launches it with L's arrays, shape and stream and nothing else (no
+   attribute calls). launch(L, &attr), at setup, launches nothing: where the instantiation's dynamic shared-memory
+   limit (the driver's, per function and device: the per-instantiation cache) is below L.smem, it raises it to the
+   device's maximum, so that it is never lowered under another PC's plan; and it returns the instantiation's
+   attributes (registers, max threads). */
 template <class T>
-cudaError_t TileLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
-/* Launch the fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero); with attr only attributes. */
+using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
+
+/* The tile kernel (k sweeps in shared memory; L.regs: the register-strip one) for L's dim, kind, var, single, ppt and
+   nthreads; nullptr if no instantiation matches. */
 template <class T>
-cudaError_t ClassicLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
-/* Launch the point-block tile kernel (dof = L.dof > 1; L.coef, L.invdiag hold dof x dof blocks); with attr as TileLaunch. */
+Launcher<T> TileLauncher(const Launch<T> &L);
+/* The fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero) for L's dim, kind, var. */
 template <class T>
-cudaError_t BlockLaunch(const Launch<T> &L, cudaFuncAttributes *attr);
+Launcher<T> ClassicLauncher(const Launch<T> &L);
+/* The point-block tile kernel (dof = L.dof > 1; L.coef, L.invdiag hold dof x dof blocks). */
+template <class T>
+Launcher<T> BlockLauncher(const Launch<T> &L);
 /* xpad interior <- x, dof values per point */
 template <class T>
 cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaStream_t stream);

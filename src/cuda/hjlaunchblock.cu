@@ -5,5 +5,5 @@
 
 namespace hjcuda
 {
-template cudaError_t BlockLaunch<PetscScalar>(const Launch<PetscScalar> &, cudaFuncAttributes *);
+template Launcher<PetscScalar> BlockLauncher<PetscScalar>(const Launch<PetscScalar> &);
 } // namespace hjcuda

@@ -105,16 +105,17 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
     }
 }
 
-PetscErrorCode HostSetUp(PC pc)
+/* (Re)size *data to the PC's layout and tile (made when NULL) */
+PetscErrorCode HostDataSetUp(PC pc, void **data)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)hj->host;
+  HostData   *h  = (HostData *)*data;
   PetscInt    nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof;
 
   PetscFunctionBegin;
   if (!h) {
-    h        = new HostData;
-    hj->host = h;
+    h     = new HostData;
+    *data = h;
   }
   for (PetscInt d = 0; d < 3; d++) {
     PetscInt t, o;
@@ -136,19 +137,17 @@ PetscErrorCode HostSetUp(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HostSetUp(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(HostDataSetUp(pc, &((PC_HJacobi *)pc->data)->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HostReset(PC pc)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)hj->host;
-
   PetscFunctionBegin;
-  if (h) {
-    PetscCall(PetscFree(h->xpad));
-    PetscCall(PetscFree(h->ypad));
-    PetscCall(PetscFree2(h->buf0, h->buf1));
-    delete h;
-    hj->host = nullptr;
-  }
+  PetscCall(HJHostDataDestroy(&((PC_HJacobi *)pc->data)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -160,7 +159,22 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
 }
 } // namespace
 
-PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+PetscErrorCode HJHostDataDestroy(void **data)
+{
+  HostData *h = (HostData *)*data;
+
+  PetscFunctionBegin;
+  if (h) {
+    PetscCall(PetscFree(h->xpad));
+    PetscCall(PetscFree(h->ypad));
+    PetscCall(PetscFree2(h->buf0, h->buf1));
+    delete h;
+    *data = nullptr;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
@@ -171,8 +185,8 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
 
   PetscFunctionBegin;
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
-  if (!hj->host) PetscCall(HostSetUp(pc)); /* the CUDA backend falls back here for host vectors */
-  h = (HostData *)hj->host;
+  if (!*data) PetscCall(HostDataSetUp(pc, data)); /* a fallback's data is made at its first use */
+  h = (HostData *)*data;
   for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
   PetscCall(VecGetArrayRead(b, &ba));
   if (zeroguess) {
@@ -204,7 +218,7 @@ PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
 
 /* x <- N^T r (x <- x + N^T r with add): the correction of one transposed cycle (ALGORITHM.md "PCApplyTranspose"),
    stT the stencil of A^T. Tiles do not cross ranks and the halo is zero: no ghost exchange. */
-PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
@@ -215,8 +229,8 @@ PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBo
 
   PetscFunctionBegin;
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
-  if (!hj->host) PetscCall(HostSetUp(pc)); /* the CUDA backend falls back here for host vectors */
-  h = (HostData *)hj->host;
+  if (!*data) PetscCall(HostDataSetUp(pc, data)); /* a fallback's data is made at its first use */
+  h = (HostData *)*data;
   for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
   PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscCall(VecGetArrayRead(r, &ra));
@@ -234,6 +248,20 @@ PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBo
   }
   PetscCall(PetscLogFlops((2.0 * stT->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
   PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+{
+  PetscFunctionBegin;
+  PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+{
+  PetscFunctionBegin;
+  PetscCall(HJHostCorrectTWithData(pc, &((PC_HJacobi *)pc->data)->data, stT, r, x, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

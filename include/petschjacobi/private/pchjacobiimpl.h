@@ -56,16 +56,26 @@ typedef struct {
   PetscErrorCode (*devicedestroy)(void **); /* frees `device`; called by HJStencilDestroy() */
 } HJStencil;
 
-/* A backend is a set of operations; setup picks one and apply never branches on it. */
+/* A backend is a set of operations; setup picks one and apply never branches on it. The backend in use owns
+   PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else touches it. */
 typedef struct {
   const char *name;
-  PetscErrorCode (*setup)(PC);   /* after the stencil was (re)extracted: allocate, upload */
+  PetscErrorCode (*setup)(PC);   /* after the stencil was (re)extracted: allocate, upload, choose kernels */
   PetscErrorCode (*cycles)(PC, const HJStencil *, Vec b, Vec x, PetscInt n, PetscBool zeroguess); /* n cycles x -> x' */
   PetscErrorCode (*reset)(PC);   /* free what setup allocated */
   PetscErrorCode (*view)(PC, PetscViewer);
   PetscErrorCode (*correctT)(PC, const HJStencil *AT, Vec r, Vec x, PetscBool add); /* x <- (add ? x : 0) + N^T r: one
                                  transposed cycle's correction with A^T's stencil (ALGORITHM.md "PCApplyTranspose") */
 } HJBackendOps;
+
+/* -pc_hjacobi_cuda_kernel: which tile kernel the CUDA backend may use (developer option; auto decides per stencil at
+   setup) */
+typedef enum {
+  HJ_CUDA_KERNEL_AUTO,
+  HJ_CUDA_KERNEL_SHARED,
+  HJ_CUDA_KERNEL_REGISTERS
+} HJCudaKernel;
+PETSC_INTERN const char *const HJCudaKernels[];
 
 typedef struct {
   /* parameters (ALGORITHM.md) */
@@ -74,6 +84,11 @@ typedef struct {
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
   PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
+  /* CUDA backend developer options, read in PCSetFromOptions (-pc_hjacobi_cuda_*; no setters); its setup chooses
+     the kernel from them */
+  HJCudaKernel            cudakernel;
+  PetscInt                cudastrip;     /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8, 16 */
+  PetscBool               cudaforcetile; /* the tile kernel also for k = 1 (testing) */
   /* setup data */
   DM                  da;      /* reference to the DMDA the layout came from */
   HJLayout            layout;
@@ -86,8 +101,7 @@ typedef struct {
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
   const HJBackendOps *ops;
-  void               *host;    /* host backend data */
-  void               *cuda;    /* CUDA backend data */
+  void               *data;    /* private data of the backend in use (ops) */
 } PC_HJacobi;
 
 PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
@@ -110,6 +124,11 @@ PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 PETSC_INTERN const HJBackendOps HJBackendHost;
 PETSC_INTERN PetscErrorCode     HJHostCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode     HJHostCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
+/* the host backend's cycles on host data other than PC_HJacobi.data (*hostdata made at first use, sized to the PC's
+   current layout and tile; freed by HJHostDataDestroy): a CUDA backend's fallback for vectors that live on the host */
+PETSC_INTERN PetscErrorCode     HJHostCyclesWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode     HJHostDataDestroy(void **hostdata);
+PETSC_INTERN PetscErrorCode     HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN const HJBackendOps HJBackendCUDA;
 #endif
