@@ -30,8 +30,8 @@ endif()
 macro(hjacobi_petsc_config)
   set(HJACOBI_PETSC_VERSION ${PETSC_VERSION})
   set(HJACOBI_PETSC_LIBDIR ${PETSC_LIBRARY_DIRS})
-  pkg_get_variable(_hj_pclibdir PETSc libdir)
-  set(HJACOBI_PETSC_PKGCONFIG_DIR ${_hj_pclibdir}/pkgconfig)
+  pkg_get_variable(HJACOBI_PETSC_PKGCONFIG_DIR PETSc pcfiledir) # where PETSc.pc was found
+  pkg_get_variable(HJACOBI_PETSC_PREFIX PETSc prefix) # the installed CMake package checks its consumer's PETSc by it
   if(HJACOBI_PETSC_VERSION VERSION_LESS 3.18)
     message(FATAL_ERROR "petsc-hjacobi needs PETSc >= 3.18 (found ${HJACOBI_PETSC_VERSION})")
   endif()

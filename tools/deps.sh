@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what petsc-hjacobi needs on a fresh Debian 12 machine (only what is missing):
 # Debian's PETSc (3.18, CPU) with its tutorial sources, OpenMPI, CMake, pkg-config.
-# With PETSC_DIR pointing at another PETSc (e.g. /opt/petsc-cuda) only the build tools are installed.
+# With PETSC_DIR=/usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real: Debian's PETSc with 64-bit indices (PetscInt
+# is int64_t) and the same tutorial sources. With PETSC_DIR pointing at another PETSc (e.g. /opt/petsc-cuda) only the
+# build tools are installed.
 set -euo pipefail
 need=()
 command -v cmake >/dev/null || need+=(cmake)
@@ -10,6 +12,9 @@ command -v make >/dev/null || need+=(make)
 command -v mpiexec >/dev/null || need+=(openmpi-bin libopenmpi-dev)
 if [ -z "${PETSC_DIR:-}" ] || [ "${PETSC_DIR}" = /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real ]; then
   [ -f /usr/lib/petscdir/petsc3.18/x86_64-linux-gnu-real/lib/pkgconfig/PETSc.pc ] || need+=(petsc-dev)
+  [ -f /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex45.c ] || need+=(libpetsc3.18-dev-examples)
+elif [ "${PETSC_DIR}" = /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real ]; then
+  [ -f /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real/lib/pkgconfig/PETSc.pc ] || need+=(libpetsc64-real3.18-dev)
   [ -f /usr/share/petsc/3.18/share/petsc/examples/src/ksp/ksp/tutorials/ex45.c ] || need+=(libpetsc3.18-dev-examples)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
