@@ -111,7 +111,7 @@ PetscErrorCode HJStencilDestroy(HJStencil *st)
 PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 {
   MPI_Comm    comm;
-  PetscInt    m, n, dim = L->dim, N = L->nlocal, dof = L->dof, bs2 = dof * dof;
+  PetscInt    dim = L->dim, N = L->nlocal, dof = L->dof, bs2 = dof * dof;
   PetscInt    bad[4] = {-1, -1, -1, -1}; /* first entry outside the width-1 box: row point and offset */
   PetscBool   box = PETSC_FALSE, *hasdiag;
   PetscScalar *diag, *inv = NULL;
@@ -119,18 +119,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  { /* collective: a rank whose Pmat does not fit must not leave the others waiting in a reduction */
-    PetscInt bad = (m != N * dof || n != N * dof), gbad;
-    PetscCall(MPIU_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
-    PetscCheck(!gbad, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat's local rows x columns (%" PetscInt_FMT " x %" PetscInt_FMT " here%s) do not match the DMDA's %" PetscInt_FMT " points x %" PetscInt_FMT " fields; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, bad ? "" : "; another rank differs", N, dof);
-  }
-  {
-    PetscBool hasrow, assembled;
-    PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
-    PetscCall(MatAssembled(A, &assembled));
-    PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
-  }
+  PetscCall(HJStencilCheckPmat(A, L));
   PetscCall(HJStencilDestroy(st));
   PetscCall(PetscCalloc2(N * bs2, &diag, N * dof, &hasdiag));
 
@@ -269,5 +258,29 @@ PetscErrorCode HJStencilExtractValues(Mat A, const HJLayout *L, HJStencil *st, P
   PetscFunctionBegin;
   PetscCall(HJStencilExtract(A, L, st));
   *fits = (PetscBool)(st->kind == kind);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Pmat fits the layout and can be read (collective: a rank whose Pmat does not fit must not leave the others
+   waiting in a reduction); both extractions check this first. */
+PetscErrorCode HJStencilCheckPmat(Mat A, const HJLayout *L)
+{
+  MPI_Comm comm;
+  PetscInt m, n, N = L->nlocal, dof = L->dof;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  { /* collective: a rank whose Pmat does not fit must not leave the others waiting in a reduction */
+    PetscInt bad = (m != N * dof || n != N * dof), gbad;
+    PetscCall(MPIU_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(!gbad, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat's local rows x columns (%" PetscInt_FMT " x %" PetscInt_FMT " here%s) do not match the DMDA's %" PetscInt_FMT " points x %" PetscInt_FMT " fields; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, bad ? "" : "; another rank differs", N, dof);
+  }
+  {
+    PetscBool hasrow, assembled;
+    PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
+    PetscCall(MatAssembled(A, &assembled));
+    PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -32,14 +32,7 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
 #include "hjlaunch.h"
-
-/* The device copy of one HJStencil (HJStencil.device). Constant stencils need nothing on the device. */
-typedef struct {
-  PetscBool    constant;
-  PetscInt     noff, nlocal, dof;
-  PetscScalar *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
-  float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
-} HJCudaStencil;
+#include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
 
 /* The kernel configuration of one call, derived from the PC's parameters and layout (cheap, so never stale). */
 typedef struct {
@@ -71,12 +64,13 @@ static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers
 enum { HJ_CUDA_KERNEL_AUTO, HJ_CUDA_KERNEL_SHARED, HJ_CUDA_KERNEL_REGISTERS };
 static const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
-static PetscErrorCode HJCudaStencilDestroy(void **ptr)
+PetscErrorCode HJCudaStencilDestroy(void **ptr)
 {
   HJCudaStencil *d = (HJCudaStencil *)*ptr;
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HJCudaPatternDestroy(&d->pattern));
   PetscCallCUDA(cudaFree(d->coef));
   PetscCallCUDA(cudaFree(d->invdiag));
   PetscCallCUDA(cudaFree(d->coeff));
@@ -92,6 +86,7 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   HJCudaStencil *d = (HJCudaStencil *)st->device;
 
   PetscFunctionBegin;
+  PetscCheck(!st->ondevice || (d && d->nlocal == nlocal && d->noff == st->noff && d->dof == st->dof), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A stencil extracted on the device does not fit the layout");
   if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant || d->dof != st->dof)) { /* not a copy of this stencil */
     PetscCall(HJCudaStencilDestroy(&st->device));
     d = NULL;
@@ -114,11 +109,14 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
     st->device        = d;
     st->devicedestroy = HJCudaStencilDestroy;
   }
-  if (single && !d->constant && !d->coeff && sizeof(PetscScalar) != sizeof(float)) {
+  if (single && !d->constant && (!d->coeff || d->floatstale) && sizeof(PetscScalar) != sizeof(float)) {
     const long long nd = (long long)d->nlocal * d->dof * d->dof, nc = (long long)d->noff * nd;
 
-    PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
-    PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
+    if (!d->coeff) {
+      PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
+      PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
+    }
+    d->floatstale = PETSC_FALSE;
     PetscCallCUDA(hjcuda::ConvertToFloat(nc, d->coef, d->coeff, stream));
     PetscCallCUDA(hjcuda::ConvertToFloat(nd, d->invdiag, d->invdiagf, stream));
   }
@@ -262,6 +260,7 @@ static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, P
   PetscCall(VecGetType(hostvec, &vt));
   PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
   PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles\n", vt));
+  if (st->ondevice && !st->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(st))); /* host arrays of a device stencil, made once */
   PetscCall(HJHostCycles(pc, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -448,4 +447,4 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA};
+const HJBackendOps HJBackendCUDA = {"cuda", HJCudaExtract, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA};

@@ -110,6 +110,7 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
+PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
 PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
 /* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; on the device for device stencils) */
@@ -123,6 +124,7 @@ PETSC_INTERN PetscErrorCode     HJHostCycles(PC, const HJStencil *, Vec, Vec, Pe
 PETSC_INTERN const HJBackendOps HJBackendCUDA;
 PETSC_INTERN PetscErrorCode     HJCudaStencilTranspose(const HJLayout *, HJStencil *, HJStencil *);
 PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
+PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 #endif
 
 /* the effective tile and overlap in direction d (unused directions: the owned size, no overlap) */
