@@ -22,6 +22,7 @@ enum : int {
   F_NOTFIT  = 32,     /* values pass: a nonzero the stencil's kind cannot hold */
 };
 const unsigned long long kNone = ~0ULL;
+const unsigned char      kWide = 255;
 
 struct Result {
   unsigned long long widekey; /* first nonzero entry outside the box, in the host's order: (block << 40) | entry */
@@ -37,6 +38,8 @@ struct Args {
   const int         *ia, *ja, *oia, *oja; /* diagonal and off-diagonal blocks (oia NULL: none) */
   const PetscScalar *aa, *oaa;
   const int         *ghost; /* [nghost][4]: grid point and field of each off-diagonal column */
+  unsigned char     *code[2]; /* per entry of each block: 8 * (box index of its offset, 13 = centre) + its field,
+                                 kWide outside the width-1 box; written by the pattern pass, read by the value pass */
   PetscScalar       *coef, *invdiag;
   int                ufirst[26]; /* per offset: the first owned point whose neighbour is in the domain, -1: none */
   unsigned long long reportkey;
@@ -45,9 +48,10 @@ struct Args {
 } // namespace
 
 struct HJCudaPattern {
-  int      *ghost;
-  PetscInt  nghost;
-  Result   *res;
+  int           *ghost;
+  PetscInt       nghost;
+  unsigned char *code[2]; /* Args.code */
+  Result        *res;
 };
 
 PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **p)
@@ -55,6 +59,8 @@ PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **p)
   PetscFunctionBegin;
   if (!*p) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallCUDA(cudaFree((*p)->ghost));
+  PetscCallCUDA(cudaFree((*p)->code[0]));
+  PetscCallCUDA(cudaFree((*p)->code[1]));
   PetscCallCUDA(cudaFree((*p)->res));
   PetscCall(PetscFree(*p));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -99,7 +105,8 @@ __device__ void EntryOffset(const Args &a, int b, int col, const int rp[3], int 
   for (int d = 0; d < 3; d++) off[d] = (int)hj::Wrap(a.periodic[d], a.M[d], pt[d] - rp[d]);
 }
 
-/* pattern pass, thread per row: entries outside the width-1 box, box couplings (as the host's first pass) */
+/* pattern pass, thread per row: each entry's offset code (the divisions happen here, once per pattern), entries
+   outside the width-1 box, box couplings (as the host's first pass) */
 __global__ void PatternKernel(Args a)
 {
   const long long r    = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -117,9 +124,11 @@ __global__ void PatternKernel(Args a)
       for (int e = ia[r]; e < ia[r + 1]; e++) {
         int off[3], cf;
         EntryOffset(a, b, ja[e], rp, off, &cf);
-        const int nz = (off[0] != 0) + (off[1] != 0) + (off[2] != 0);
+        const int  nz   = (off[0] != 0) + (off[1] != 0) + (off[2] != 0);
+        const bool wide = off[0] < -1 || off[0] > 1 || off[1] < -1 || off[1] > 1 || off[2] < -1 || off[2] > 1;
+        a.code[b][e]    = wide ? kWide : (unsigned char)(8 * ((off[0] + 1) + 3 * (off[1] + 1) + 9 * (off[2] + 1)) + cf);
         if (nz == 0 || aa[e] == (PetscScalar)0) continue;
-        if (off[0] < -1 || off[0] > 1 || off[1] < -1 || off[1] > 1 || off[2] < -1 || off[2] > 1) {
+        if (wide) {
           const unsigned long long k = ((unsigned long long)b << 40) | (unsigned long long)e;
           key                        = k < key ? k : key;
           if (k == a.reportkey) {
@@ -136,47 +145,51 @@ __global__ void PatternKernel(Args a)
 }
 
 /* value pass, thread per grid point: its dof rows into the planes of the stencil's kind, the diagonal (block) and its
-   inverse, as the host's second pass; a nonzero the kind cannot hold is flagged (values-only refresh: re-extract) */
+   inverse, as the host's second pass; a nonzero the kind cannot hold is flagged (values-only refresh: re-extract).
+   One read of the values and of the pattern pass's one-byte offset codes; no column index, no division. */
+template <int DOF>
 __global__ void ValueKernel(Args a)
 {
   const long long u    = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  const int       dof  = a.dof, bs2 = dof * dof;
+  constexpr int   dof  = DOF, bs2 = DOF * DOF;
   int             bits = 0;
   unsigned long long key = kNone;
 
   if (u < a.N) {
-    PetscScalar diag[64];
-    int         rp[3], hasdiag = 0;
-    PointOf(a, u, rp);
+    PetscScalar diag[bs2];
+    int         hasdiag = 0;
     for (int i = 0; i < bs2; i++) diag[i] = 0;
     for (int c1 = 0; c1 < dof; c1++) {
       const long long r = u * dof + c1;
       for (int b = 0; b < 2; b++) {
-        const int *ia = b ? a.oia : a.ia, *ja = b ? a.oja : a.ja;
+        const int         *ia = b ? a.oia : a.ia;
         const PetscScalar *aa = b ? a.oaa : a.aa;
         if (!ia) continue;
         for (int e = ia[r]; e < ia[r + 1]; e++) {
-          int               off[3], cf;
-          const PetscScalar v = aa[e];
-          EntryOffset(a, b, ja[e], rp, off, &cf);
-          if (!off[0] && !off[1] && !off[2]) {
+          const PetscScalar   v = aa[e];
+          const unsigned char c = a.code[b][e];
+          if (c == kWide) {
+            if (v != (PetscScalar)0) bits |= F_NOTFIT;
+            continue;
+          }
+          const int box = c >> 3, cf = c & 7;
+          if (box == 13) {
             diag[c1 * dof + cf] += v; /* as the host: 0 + v */
             if (cf == c1) hasdiag = 1;
             continue;
           }
-          const bool wide = off[0] < -1 || off[0] > 1 || off[1] < -1 || off[1] > 1 || off[2] < -1 || off[2] > 1;
-          const int  s    = wide ? -1 : hj::OffsetSlot(a.dim, a.kind, off[0], off[1], off[2]);
+          const int s = hj::OffsetSlot(a.dim, a.kind, box % 3 - 1, (box / 3) % 3 - 1, box / 9 - 1);
           if (s >= 0) a.coef[((size_t)s * a.N + u) * bs2 + c1 * dof + cf] = (PetscScalar)0 + v;
           else if (v != (PetscScalar)0) bits |= F_NOTFIT;
         }
       }
     }
-    if (dof == 1) {
+    if constexpr (DOF == 1) {
       if (!hasdiag || diag[0] == (PetscScalar)0) key = (unsigned long long)u;
       a.invdiag[u] = (PetscScalar)1 / diag[0];
     } else {
-      PetscScalar inv[64];
-      if (!hj::InvertBlock(dof, diag, inv)) key = (unsigned long long)u;
+      PetscScalar inv[bs2];
+      if (!hj::InvertBlock<DOF>(DOF, diag, inv)) key = (unsigned long long)u;
       for (int i = 0; i < bs2; i++) a.invdiag[u * bs2 + i] = inv[i];
     }
   }
@@ -360,7 +373,10 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
   PetscCall(ResultReset(a->res, stream));
   PetscCall(PetscLogGpuTimeBegin());
   if (a->N) {
-    ValueKernel<<<Blocks(a->N), 256, 0, stream>>>(*a);
+    using Kernel                 = void (*)(Args);
+    const Kernel value[HJ_MAX_DOF] = {ValueKernel<1>, ValueKernel<2>, ValueKernel<3>, ValueKernel<4>, ValueKernel<5>, ValueKernel<6>, ValueKernel<7>, ValueKernel<8>};
+    static_assert(HJ_MAX_DOF == 8, "one value kernel per dof");
+    value[a->dof - 1]<<<Blocks(a->N), 256, 0, stream>>>(*a);
     PetscCallCUDA(cudaGetLastError());
     if (L->dof == 1) {
       CheckKernel<<<Blocks(a->N), 256, 0, stream>>>(*a);
@@ -439,8 +455,17 @@ PetscErrorCode ExtractFull(Mat A, const HJLayout *L, HJStencil *st)
     PetscCall(PetscFree(h));
     d->pattern->nghost = csr.nghost;
   }
-  a.ghost = d->pattern->ghost;
-  a.res   = d->pattern->res;
+  for (int b = 0; b < 2; b++) { /* offset codes of every entry: one byte each */
+    Mat     S = b ? csr.Ao : csr.Ad;
+    MatInfo info;
+    if (!S) continue;
+    PetscCall(MatGetInfo(S, MAT_LOCAL, &info));
+    PetscCallCUDA(cudaMalloc((void **)&d->pattern->code[b], (size_t)info.nz_used + 1));
+  }
+  a.ghost   = d->pattern->ghost;
+  a.code[0] = d->pattern->code[0];
+  a.code[1] = d->pattern->code[1];
+  a.res     = d->pattern->res;
 
   /* pattern pass: width check and kind */
   PetscCall(ResultReset(a.res, stream));
@@ -523,7 +548,9 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
     PetscCall(PetscGetCurrentCUDAStream(&stream));
     ArgsOfLayout(L, &a);
     PetscCall(CSRGet(A, &csr, &a));
-    a.ghost = ((HJCudaStencil *)st->device)->pattern->ghost;
+    a.ghost   = ((HJCudaStencil *)st->device)->pattern->ghost;
+    a.code[0] = ((HJCudaStencil *)st->device)->pattern->code[0];
+    a.code[1] = ((HJCudaStencil *)st->device)->pattern->code[1];
     PetscCall(ValuePass(A, L, st, &a, stream, &fits));
     PetscCall(CSRRestore(&csr, &a));
     if (!fits) PetscCall(PetscInfo(pc, "new values need another stencil kind: full extraction\n"));

@@ -46,12 +46,13 @@ HJ_HD T MulSub(T a, T b, T c)
 #endif
 }
 
-/* inv = A^{-1} for an n x n row-major block (n <= 8): Gauss-Jordan elimination with partial pivoting.
-   Returns false when A is singular (a zero pivot) or the inverse is not finite. */
-template <class T>
+/* inv = A^{-1} for an n x n row-major block (n <= NMAX <= 8): Gauss-Jordan elimination with partial pivoting.
+   Returns false when A is singular (a zero pivot) or the inverse is not finite. NMAX sizes the work block (a device
+   kernel for one dof keeps it small). */
+template <int NMAX = 8, class T>
 HJ_HD bool InvertBlock(int n, const T *A, T *inv)
 {
-  T a[64];
+  T a[NMAX * NMAX];
 
   for (int i = 0; i < n * n; i++) {
     a[i]   = A[i];
