@@ -18,3 +18,4 @@ typedef struct {
 PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
 PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
 PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
+PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *);
