@@ -5,6 +5,8 @@
 
 PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 
+const char *const HJExtractPlaces[] = {"auto", "host", "device"};
+
 /* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D). */
 static const PetscInt DefaultTile[3][3] = {
   {256, 1,  1},
@@ -53,8 +55,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   PetscCheck(isda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s; use a structured-grid DMDA or another preconditioner", ((PetscObject)dm)->type_name);
 
-  PetscCall(PetscLogEventBegin(PCHJACOBI_Extract, pc, 0, 0, 0));
-  if (!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout)) { /* new grid: rebuild everything */
+  PetscBool newlayout = (PetscBool)(!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout));
+  if (newlayout) { /* new grid: rebuild everything */
     if (hj->ops) PetscCall((*hj->ops->reset)(pc));
     hj->ops = NULL;
     PetscCall(HJLayoutDestroy(&hj->layout));
@@ -72,24 +74,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (!hj->tileset)
     for (PetscInt d = 0; d < 3; d++) hj->tile[d] = DefaultTile[hj->layout.dim - 1][d];
   PetscCall(PCHJacobiCheckParameters(pc));
-  /* new values (or pattern, or matrix): re-extract; the transpose is rebuilt when next asked for. A setup caused
-     only by a parameter change (tile, overlap, backend) keeps the stencil. */
-  {
-    PetscObjectId    id;
-    PetscObjectState state;
-    PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
-    PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
-    if (!hj->st.invdiag || id != hj->stid || state != hj->ststate) {
-      PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
-      PetscCall(HJStencilDestroy(&hj->stT));
-      hj->hasT    = PETSC_FALSE;
-      hj->stid    = id;
-      hj->ststate = state;
-    }
-  }
-  PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
 
-  /* the backend, chosen once here */
+  /* the backend, chosen once here and before the extraction: the backend extracts (the CUDA one on the device) */
   PetscCall(MatGetVecType(pc->pmat, &vt));
   PetscCall(HJIsCUDAVecType(vt, &cudavec));
   ops = &HJBackendHost;
@@ -104,6 +90,32 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
 #if defined(HJACOBI_WITH_CUDA)
   if (hj->backend == PC_HJACOBI_BACKEND_AUTO && cudavec) ops = &HJBackendCUDA;
 #endif
+
+  /* New values only (the same Pmat object, nonzero pattern, layout and extracting backend): a value pass. Another
+     pattern, matrix, grid or backend: a full extraction. A setup caused only by a parameter change (tile, overlap)
+     keeps the stencil. The transpose is re-indexed from st when next asked for. PCHJACOBI_Extract times only this. */
+  {
+    PetscObjectId    id;
+    PetscObjectState state, nzstate;
+    PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+    PetscCall(MatGetNonzeroState(pc->pmat, &nzstate));
+    if (!hj->st.noff || id != hj->stid || state != hj->ststate || ops != hj->stops) {
+      const PetscBool valuesonly = (PetscBool)(hj->st.noff && id == hj->stid && nzstate == hj->stnzstate && ops == hj->stops && !newlayout);
+
+      PetscCall(PetscInfo(pc, "%s extraction of the Pmat's stencil (%s backend)\n", valuesonly ? "values-only" : "full", ops->name));
+      PetscCall(HJStencilDestroy(&hj->stT));
+      hj->hasT = PETSC_FALSE;
+      if (!valuesonly) PetscCall(HJStencilDestroy(&hj->st));
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Extract, pc, 0, 0, 0));
+      PetscCall((*ops->extract)(pc, pc->pmat, &hj->st, valuesonly));
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
+      hj->stid      = id;
+      hj->ststate   = state;
+      hj->stnzstate = nzstate;
+      hj->stops     = ops;
+    }
+  }
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
@@ -126,22 +138,6 @@ static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
 
   PetscFunctionBegin;
   PetscCall((*hj->ops->cycles)(pc, &hj->st, b, x, hj->cycles, PETSC_TRUE));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A^T's stencil through an assembled transpose of the Pmat. Whatever builds it, the transposed cycle reads only the
-   couplings between points of one tile (its halo is zero). */
-PetscErrorCode HJStencilTranspose(PC pc)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  Mat         At;
-
-  PetscFunctionBegin;
-  PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
-  PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
-  PetscCall(MatDestroy(&At));
-  hj->hasT = PETSC_TRUE;
-  PetscCall(PetscInfo(pc, "A^T's stencil for PCApplyTranspose: %s, %s coefficients\n", hj->stT.kind == hj::STAR ? "star" : "box", hj->stT.constant ? "constant" : "variable"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -198,7 +194,8 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   hj->ops = NULL;
   PetscCall(HJStencilDestroy(&hj->st));
   PetscCall(HJStencilDestroy(&hj->stT));
-  hj->hasT = PETSC_FALSE;
+  hj->hasT  = PETSC_FALSE;
+  hj->stops = NULL;
   PetscCall(VecDestroy(&hj->rT));
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
@@ -225,6 +222,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -254,7 +252,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT ", omega %g\n", hj->subits, hj->cycles, (double)hj->omega));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
-  if (hj->haslayout && hj->st.invdiag) {
+  if (hj->haslayout && hj->st.noff) {
     const HJLayout *L = &hj->layout;
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
@@ -310,6 +308,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetOmega(pc, w));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
+  PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &hj->extract, NULL));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
 #if defined(HJACOBI_WITH_CUDA)
@@ -832,7 +831,8 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
--  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
+.  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
+-  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup, for testing (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
 
    Level: intermediate
 
@@ -842,6 +842,10 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`). With dof > 1 fields per point
    (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
    division becomes a solve with it (host and CUDA backends).
+
+   Setup reads the Pmat once per change: when only its values changed (the same matrix and nonzero pattern, as in
+   Newton or time steps) it runs a value pass only. Under the CUDA backend an `MATAIJCUSPARSE` Pmat is read where it
+   lives, on the device (no copy to the host).
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
@@ -901,5 +905,8 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
+#if defined(HJACOBI_WITH_CUDA)
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

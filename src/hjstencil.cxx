@@ -2,6 +2,7 @@
    with the checks ALGORITHM.md asks for (entries outside the width-1 box, zero diagonal) and constant detection. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
+#include <petschjacobi/private/hjextract.hpp>
 
 namespace
 {
@@ -78,64 +79,22 @@ PetscErrorCode ForEachEntry(Mat A, const HJLayout *L, F &&f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* an offset between grid points, taken the short way round in periodic directions */
+/* an offset between grid points, taken the short way round in periodic directions (hjextract.hpp: as the device) */
 PetscInt Wrap(const HJLayout *L, PetscInt d, PetscInt off)
 {
-  if (L->bnd[d] != DM_BOUNDARY_PERIODIC) return off;
-  if (off > L->M[d] / 2) return off - L->M[d];
-  if (off < -(L->M[d] / 2)) return off + L->M[d];
-  return off;
+  return (PetscInt)hj::Wrap(L->bnd[d] == DM_BOUNDARY_PERIODIC, L->M[d], off);
 }
 
 /* index of offset (dx,dy,dz) in the stencil's order (hj::Offset), -1 for the centre or an offset the kind lacks */
 PetscInt OffsetIndex(PetscInt dim, PetscInt kind, const PetscInt off[3])
 {
-  const PetscInt n = hj::NumOffsets((int)dim, (int)kind);
-  for (PetscInt s = 0; s < n; s++)
-    if (off[0] == hj::Offset((int)dim, (int)kind, (int)s, 0) && off[1] == hj::Offset((int)dim, (int)kind, (int)s, 1) && off[2] == hj::Offset((int)dim, (int)kind, (int)s, 2)) return s;
-  return -1;
+  return hj::OffsetSlot((int)dim, (int)kind, (int)off[0], (int)off[1], (int)off[2]);
 }
 
-/* inv = A^{-1} for an n x n row-major block (n <= HJ_MAX_DOF): Gauss-Jordan elimination with partial pivoting.
-   Returns false when A is singular (a zero pivot) or the inverse is not finite. */
+/* the Gauss-Jordan inversion the device extraction uses too (hjextract.hpp) */
 bool InvertBlock(PetscInt n, const PetscScalar *A, PetscScalar *inv)
 {
-  PetscScalar a[HJ_MAX_DOF * HJ_MAX_DOF];
-
-  for (PetscInt i = 0; i < n * n; i++) {
-    a[i]   = A[i];
-    inv[i] = (i / n == i % n) ? 1.0 : 0.0;
-  }
-  for (PetscInt k = 0; k < n; k++) {
-    PetscInt piv = k;
-    for (PetscInt i = k + 1; i < n; i++)
-      if (PetscAbsScalar(a[i * n + k]) > PetscAbsScalar(a[piv * n + k])) piv = i;
-    if (a[piv * n + k] == (PetscScalar)0) return false;
-    if (piv != k)
-      for (PetscInt j = 0; j < n; j++) {
-        const PetscScalar t = a[k * n + j], ti = inv[k * n + j];
-        a[k * n + j]        = a[piv * n + j];
-        a[piv * n + j]      = t;
-        inv[k * n + j]      = inv[piv * n + j];
-        inv[piv * n + j]    = ti;
-      }
-    const PetscScalar d = 1.0 / a[k * n + k];
-    for (PetscInt j = 0; j < n; j++) {
-      a[k * n + j] *= d;
-      inv[k * n + j] *= d;
-    }
-    for (PetscInt i = 0; i < n; i++) {
-      const PetscScalar f = a[i * n + k];
-      if (i == k || f == (PetscScalar)0) continue;
-      for (PetscInt j = 0; j < n; j++) {
-        a[i * n + j] -= f * a[k * n + j];
-        inv[i * n + j] -= f * inv[k * n + j];
-      }
-    }
-  }
-  for (PetscInt i = 0; i < n * n; i++)
-    if (PetscIsInfOrNanScalar(inv[i])) return false;
-  return true;
+  return hj::InvertBlock((int)n, A, inv);
 }
 } // namespace
 
@@ -152,7 +111,7 @@ PetscErrorCode HJStencilDestroy(HJStencil *st)
 PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 {
   MPI_Comm    comm;
-  PetscInt    m, n, dim = L->dim, N = L->nlocal, dof = L->dof, bs2 = dof * dof;
+  PetscInt    dim = L->dim, N = L->nlocal, dof = L->dof, bs2 = dof * dof;
   PetscInt    bad[4] = {-1, -1, -1, -1}; /* first entry outside the width-1 box: row point and offset */
   PetscBool   box = PETSC_FALSE, *hasdiag;
   PetscScalar *diag, *inv = NULL;
@@ -160,18 +119,7 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  { /* collective: a rank whose Pmat does not fit must not leave the others waiting in a reduction */
-    PetscInt bad = (m != N * dof || n != N * dof), gbad;
-    PetscCall(MPIU_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
-    PetscCheck(!gbad, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat's local rows x columns (%" PetscInt_FMT " x %" PetscInt_FMT " here%s) do not match the DMDA's %" PetscInt_FMT " points x %" PetscInt_FMT " fields; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, bad ? "" : "; another rank differs", N, dof);
-  }
-  {
-    PetscBool hasrow, assembled;
-    PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
-    PetscCall(MatAssembled(A, &assembled));
-    PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
-  }
+  PetscCall(HJStencilCheckPmat(A, L));
   PetscCall(HJStencilDestroy(st));
   PetscCall(PetscCalloc2(N * bs2, &diag, N * dof, &hasdiag));
 
@@ -220,17 +168,9 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   flags[2] = box;
   PetscCall(MPIU_Allreduce(flags, gflags, 3, MPIU_INT, MPI_MAX, comm));
   if (gflags[0] || gflags[1]) {
-    char where[128] = " on another rank";
-    if (bad[0] >= 0) {
-      const PetscInt u = bad[0], i = L->xs[0] + u % L->xm[0], j = L->xs[1] + (u / L->xm[0]) % L->xm[1], k = L->xs[2] + u / (L->xm[0] * L->xm[1]);
-      if (flags[0]) PetscCall(PetscSNPrintf(where, sizeof(where), " (row of grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k, bad[1], bad[2], bad[3]));
-      else PetscCall(PetscSNPrintf(where, sizeof(where), " (grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k));
-    }
     PetscCall(PetscFree2(diag, hasdiag));
     PetscCall(PetscFree(inv));
-    PetscCheck(!gflags[0], comm, PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI needs a stencil of width 1, but the Pmat has a nonzero entry outside the 3^dim box%s; use a stencil-width-1 operator or another preconditioner", flags[0] ? where : " on another rank");
-    PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI solves with the %" PetscInt_FMT " x %" PetscInt_FMT " diagonal block of each grid point (dof = %" PetscInt_FMT "), but the Pmat has a singular diagonal block%s; fix the operator or use a preconditioner that does not need the diagonal blocks", dof, dof, dof, flags[1] ? where : " on another rank");
-    SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
+    PetscCall(HJStencilReportBad(comm, L, flags, gflags, bad));
   }
 
   /* pass 2: coefficient planes of the chosen kind */
@@ -284,5 +224,63 @@ PetscErrorCode HJStencilExtract(Mat A, const HJLayout *L, HJStencil *st)
   }
   PetscCall(PetscInfo(A, "stencil: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients%s%s%s\n", dim, dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable", st->zerodir[0] ? "; no x couplings on this rank" : "",
                       st->zerodir[1] ? "; no y couplings on this rank" : "", st->zerodir[2] ? "; no z couplings on this rank" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The errors of ALGORITHM.md "Operator", raised on every rank (gflags: the flags reduced over the ranks) with the same
+   words from the host and the device extraction. flags[0]: an entry outside the width-1 box on this rank, in the row of
+   owned point bad[0] at offset bad[1..3]; flags[1]: a zero or missing diagonal (dof = 1) or a singular diagonal block
+   (dof > 1) at owned point bad[0] (when flags[0] is not set). */
+PetscErrorCode HJStencilReportBad(MPI_Comm comm, const HJLayout *L, const PetscInt flags[2], const PetscInt gflags[2], const PetscInt bad[4])
+{
+  char           where[128] = " on another rank";
+  const PetscInt dof        = L->dof;
+
+  PetscFunctionBegin;
+  if (!gflags[0] && !gflags[1]) PetscFunctionReturn(PETSC_SUCCESS);
+  if (flags[0] || flags[1]) {
+    const PetscInt u = bad[0], i = L->xs[0] + u % L->xm[0], j = L->xs[1] + (u / L->xm[0]) % L->xm[1], k = L->xs[2] + u / (L->xm[0] * L->xm[1]);
+    if (flags[0]) PetscCall(PetscSNPrintf(where, sizeof(where), " (row of grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "), offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k, bad[1], bad[2], bad[3]));
+    else PetscCall(PetscSNPrintf(where, sizeof(where), " (grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "))", i, j, k));
+  }
+  PetscCheck(!gflags[0], comm, PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI needs a stencil of width 1, but the Pmat has a nonzero entry outside the 3^dim box%s; use a stencil-width-1 operator or another preconditioner", flags[0] ? where : " on another rank");
+  PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI solves with the %" PetscInt_FMT " x %" PetscInt_FMT " diagonal block of each grid point (dof = %" PetscInt_FMT "), but the Pmat has a singular diagonal block%s; fix the operator or use a preconditioner that does not need the diagonal blocks", dof, dof, dof, flags[1] ? where : " on another rank");
+  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
+}
+
+/* Same nonzero pattern, new values: refill st keeping its kind; *fits is false (on every rank) when the values need
+   another kind (a nonzero at a box offset of a star stencil), and the caller then extracts afresh.
+   For now a full extraction (the fast value pass is the host-extraction work, issue 11 item 3). */
+PetscErrorCode HJStencilExtractValues(Mat A, const HJLayout *L, HJStencil *st, PetscBool *fits)
+{
+  const PetscInt kind = st->kind;
+
+  PetscFunctionBegin;
+  PetscCall(HJStencilExtract(A, L, st));
+  *fits = (PetscBool)(st->kind == kind);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Pmat fits the layout and can be read (collective: a rank whose Pmat does not fit must not leave the others
+   waiting in a reduction); both extractions check this first. */
+PetscErrorCode HJStencilCheckPmat(Mat A, const HJLayout *L)
+{
+  MPI_Comm comm;
+  PetscInt m, n, N = L->nlocal, dof = L->dof;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  { /* collective: a rank whose Pmat does not fit must not leave the others waiting in a reduction */
+    PetscInt bad = (m != N * dof || n != N * dof), gbad;
+    PetscCall(MPIU_Allreduce(&bad, &gbad, 1, MPIU_INT, MPI_MAX, comm));
+    PetscCheck(!gbad, comm, PETSC_ERR_ARG_SIZ, "PCHJACOBI: the Pmat's local rows x columns (%" PetscInt_FMT " x %" PetscInt_FMT " here%s) do not match the DMDA's %" PetscInt_FMT " points x %" PetscInt_FMT " fields; the Pmat must have the DMDA's layout (create it with DMCreateMatrix())", m, n, bad ? "" : "; another rank differs", N, dof);
+  }
+  {
+    PetscBool hasrow, assembled;
+    PetscCall(MatHasOperation(A, MATOP_GET_ROW, &hasrow));
+    PetscCall(MatAssembled(A, &assembled));
+    PetscCheck(hasrow && assembled, comm, PETSC_ERR_SUP, "PCHJACOBI reads the Pmat's entries, but the Pmat of type %s %s; give an assembled AIJ matrix (DMCreateMatrix()) as the Pmat (the Amat may be a MATSHELL)", ((PetscObject)A)->type_name, hasrow ? "is not assembled" : "has no MatGetRow()");
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

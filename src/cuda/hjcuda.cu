@@ -38,14 +38,7 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
 #include "hjlaunch.h"
-
-/* The device copy of one HJStencil (HJStencil.device). Constant stencils need nothing on the device. */
-typedef struct {
-  PetscBool    constant;
-  PetscInt     noff, nlocal, dof;
-  PetscScalar *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
-  float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
-} HJCudaStencil;
+#include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
 
 /* The kernel variant of one stencil, chosen at setup (the rules above). */
 typedef enum {
@@ -80,12 +73,13 @@ typedef struct {
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
 
-static PetscErrorCode HJCudaStencilDestroy(void **ptr)
+PetscErrorCode HJCudaStencilDestroy(void **ptr)
 {
   HJCudaStencil *d = (HJCudaStencil *)*ptr;
 
   PetscFunctionBegin;
   if (!d) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HJCudaPatternDestroy(&d->pattern));
   PetscCallCUDA(cudaFree(d->coef));
   PetscCallCUDA(cudaFree(d->invdiag));
   PetscCallCUDA(cudaFree(d->coeff));
@@ -101,6 +95,7 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   HJCudaStencil *d = (HJCudaStencil *)st->device;
 
   PetscFunctionBegin;
+  PetscCheck(!st->ondevice || (d && d->nlocal == nlocal && d->noff == st->noff && d->dof == st->dof), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A stencil extracted on the device does not fit the layout");
   if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant || d->dof != st->dof)) { /* not a copy of this stencil */
     PetscCall(HJCudaStencilDestroy(&st->device));
     d = NULL;
@@ -123,11 +118,14 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
     st->device        = d;
     st->devicedestroy = HJCudaStencilDestroy;
   }
-  if (single && !d->constant && !d->coeff && sizeof(PetscScalar) != sizeof(float)) {
+  if (single && !d->constant && (!d->coeff || d->floatstale) && sizeof(PetscScalar) != sizeof(float)) {
     const long long nd = (long long)d->nlocal * d->dof * d->dof, nc = (long long)d->noff * nd;
 
-    PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
-    PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
+    if (!d->coeff) {
+      PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
+      PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
+    }
+    d->floatstale = PETSC_FALSE;
     PetscCallCUDA(hjcuda::ConvertToFloat(nc, d->coef, d->coeff, stream));
     PetscCallCUDA(hjcuda::ConvertToFloat(nd, d->invdiag, d->invdiagf, stream));
   }
@@ -316,6 +314,7 @@ static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, P
   PetscCall(VecGetType(hostvec, &vt));
   PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
   PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles\n", vt));
+  if (st->ondevice && !st->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(st))); /* host arrays of a device stencil, made once */
   PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -427,6 +426,7 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
     PetscCall(VecGetType(PetscMemTypeDevice(rmt) ? x : r, &vt));
     PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
     PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's transposed cycle\n", vt));
+    if (stT->ondevice && !stT->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(stT))); /* host arrays of a device stencil, made once */
     PetscCall(HJHostCorrectTWithData(pc, &cu->host, stT, r, x, add));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -538,4 +538,4 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};
+const HJBackendOps HJBackendCUDA = {"cuda", HJCudaExtract, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};

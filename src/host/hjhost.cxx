@@ -151,6 +151,19 @@ PetscErrorCode HostReset(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The host backend reads the Pmat on the host (hjstencil.cxx); a values-only refresh keeps the stencil's kind. */
+PetscErrorCode HostExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
+{
+  PC_HJacobi *hj   = (PC_HJacobi *)pc->data;
+  PetscBool   fits = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCheck(hj->extract != HJ_EXTRACT_DEVICE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_extract device needs the CUDA backend and an aijcusparse Pmat; this PC runs the host backend (use -pc_hjacobi_extract auto or host)");
+  if (valuesonly && !st->ondevice) PetscCall(HJStencilExtractValues(A, &hj->layout, st, &fits));
+  if (!fits) PetscCall(HJStencilExtract(A, &hj->layout, st));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HostView(PC pc, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -265,4 +278,4 @@ PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendHost = {"host", HostSetUp, HJHostCycles, HostReset, HostView, HJHostCorrectT};
+const HJBackendOps HJBackendHost = {"host", HostExtract, HostSetUp, HJHostCycles, HostReset, HostView, HJHostCorrectT};

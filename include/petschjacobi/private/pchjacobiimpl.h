@@ -52,6 +52,8 @@ typedef struct {
                               rows along d are independent here, and any tiling along d gives the same result */
   PetscScalar  ccoef[26];
   PetscScalar  cinvdiag;
+  PetscBool    ondevice;   /* extracted on the device: coef and invdiag are NULL until a host user asks for them
+                              (HJCudaStencilToHost); the planes live in `device` */
   void        *device;                       /* a backend's device copy of this stencil, made lazily by that backend */
   PetscErrorCode (*devicedestroy)(void **); /* frees `device`; called by HJStencilDestroy() */
 } HJStencil;
@@ -60,6 +62,9 @@ typedef struct {
    PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else touches it. */
 typedef struct {
   const char *name;
+  /* fill st from the Pmat; valuesonly: the same Pmat, nonzero pattern and layout as st was extracted from, so only a
+     value pass is needed (the backend falls back to a full extraction when the values need another stencil kind) */
+  PetscErrorCode (*extract)(PC, Mat, HJStencil *, PetscBool valuesonly);
   PetscErrorCode (*setup)(PC);   /* after the stencil was (re)extracted: allocate, upload, choose kernels */
   PetscErrorCode (*cycles)(PC, const HJStencil *, Vec b, Vec x, PetscInt n, PetscBool zeroguess); /* n cycles x -> x' */
   PetscErrorCode (*reset)(PC);   /* free what setup allocated */
@@ -96,13 +101,19 @@ typedef struct {
   HJStencil           st;      /* A */
   PetscObjectId       stid;    /* the Pmat st was extracted from, and its state then */
   PetscObjectState    ststate;
-  HJStencil           stT;     /* A^T, built at the first PCApplyTranspose (HJStencilTranspose), reset with st */
+  PetscObjectState    stnzstate; /* ... and its nonzero state (MatGetNonzeroState): unchanged means values-only refresh */
+  const HJBackendOps *stops;     /* the backend that extracted st */
+  PetscInt            extract;   /* -pc_hjacobi_extract (testing): HJ_EXTRACT_AUTO, _HOST or _DEVICE */
+  HJStencil           stT;     /* A^T, re-indexed from st at the first PCApplyTranspose after st changed (HJStencilTranspose) */
   PetscBool           hasT;
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
   const HJBackendOps *ops;
   void               *data;    /* private data of the backend in use (ops) */
 } PC_HJacobi;
+
+enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };
+PETSC_INTERN const char *const HJExtractPlaces[];
 
 PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
 
@@ -116,9 +127,12 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
-/* hj->stT <- the stencil of A^T (hj->st transposed); sets hj->hasT. Only the couplings inside the rank's owned box
-   matter: the transposed cycle's halo is zero. */
+PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
+PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
+PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
+/* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; on the device for device stencils) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
+PETSC_INTERN void           HJStencilTransposeHost(const HJLayout *, const HJStencil *, HJStencil *);
 
 /* backends */
 PETSC_INTERN const HJBackendOps HJBackendHost;
@@ -131,6 +145,9 @@ PETSC_INTERN PetscErrorCode     HJHostDataDestroy(void **hostdata);
 PETSC_INTERN PetscErrorCode     HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN const HJBackendOps HJBackendCUDA;
+PETSC_INTERN PetscErrorCode     HJCudaStencilTranspose(const HJLayout *, HJStencil *, HJStencil *);
+PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
+PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 #endif
 
 /* the effective tile and overlap in direction d (unused directions: the owned size, no overlap) */

@@ -1,0 +1,94 @@
+/* The per-entry arithmetic of stencil extraction, shared by the host extraction (hjstencil.cxx) and the device one
+   (cuda/hjextract.cu), so that both give the same stencil to the last bit: the periodic wrap of an offset, the slot of
+   an offset in a stencil's order, and the inversion of a diagonal block. */
+#pragma once
+
+#include <petschjacobi/private/hjpoint.hpp>
+
+namespace hj
+{
+/* an offset between grid points along a direction of M points, taken the short way round when periodic */
+HJ_HD long long Wrap(bool periodic, long long M, long long off)
+{
+  if (!periodic) return off;
+  if (off > M / 2) return off - M;
+  if (off < -(M / 2)) return off + M;
+  return off;
+}
+
+/* The slot of offset (dx,dy,dz) (each in -1..1; 0 in unused directions) in the order of hj::Offset: -1 for the
+   centre and for an offset the kind lacks (a corner of the box in a star stencil). No loop: the device calls it per
+   matrix entry. */
+HJ_HD int OffsetSlot(int dim, int kind, int dx, int dy, int dz)
+{
+  const int nz = (dx != 0) + (dy != 0) + (dz != 0);
+  if (nz == 0) return -1;
+  if (kind == STAR) {
+    if (nz > 1) return -1;
+    const int axis = dx ? 0 : (dy ? 1 : 2), v = dx ? dx : (dy ? dy : dz);
+    return 2 * axis + (v > 0);
+  }
+  const int idx = (dx + 1) + (dim > 1 ? 3 * (dy + 1) : 0) + (dim > 2 ? 9 * (dz + 1) : 0);
+  const int c   = (dim == 1 ? 3 : (dim == 2 ? 9 : 27)) / 2;
+  return idx < c ? idx : idx - 1;
+}
+
+/* a - b*c rounded twice (never a fused multiply-add): the device compiler contracts a - b*c into an FMA, the host
+   one (x86-64 baseline) does not, and the inverse blocks must agree bit for bit */
+template <class T>
+HJ_HD T MulSub(T a, T b, T c)
+{
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(T) == sizeof(double)) return __dsub_rn((double)a, __dmul_rn((double)b, (double)c));
+  else return __fsub_rn((float)a, __fmul_rn((float)b, (float)c));
+#else
+  return a - b * c;
+#endif
+}
+
+/* inv = A^{-1} for an n x n row-major block (n <= NMAX <= 8): Gauss-Jordan elimination with partial pivoting.
+   Returns false when A is singular (a zero pivot) or the inverse is not finite. NMAX sizes the work block (a device
+   kernel for one dof keeps it small). */
+template <int NMAX = 8, class T>
+HJ_HD bool InvertBlock(int n, const T *A, T *inv)
+{
+  T a[NMAX * NMAX];
+
+  for (int i = 0; i < n * n; i++) {
+    a[i]   = A[i];
+    inv[i] = (i / n == i % n) ? (T)1 : (T)0;
+  }
+  for (int k = 0; k < n; k++) {
+    int piv = k;
+    for (int i = k + 1; i < n; i++) {
+      const T x = a[i * n + k], y = a[piv * n + k];
+      if ((x < 0 ? -x : x) > (y < 0 ? -y : y)) piv = i;
+    }
+    if (a[piv * n + k] == (T)0) return false;
+    if (piv != k)
+      for (int j = 0; j < n; j++) {
+        const T t = a[k * n + j], ti = inv[k * n + j];
+        a[k * n + j]   = a[piv * n + j];
+        a[piv * n + j] = t;
+        inv[k * n + j] = inv[piv * n + j];
+        inv[piv * n + j] = ti;
+      }
+    const T d = (T)1 / a[k * n + k];
+    for (int j = 0; j < n; j++) {
+      a[k * n + j] *= d;
+      inv[k * n + j] *= d;
+    }
+    for (int i = 0; i < n; i++) {
+      const T f = a[i * n + k];
+      if (i == k || f == (T)0) continue;
+      for (int j = 0; j < n; j++) {
+        a[i * n + j]   = MulSub(a[i * n + j], f, a[k * n + j]);
+        inv[i * n + j] = MulSub(inv[i * n + j], f, inv[k * n + j]);
+      }
+    }
+  }
+  for (int i = 0; i < n * n; i++)
+    if (!(inv[i] - inv[i] == (T)0)) return false; /* inf or nan */
+  return true;
+}
+} // namespace hj

@@ -1,0 +1,21 @@
+/* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (hjcuda.cu: upload, kernels) and
+   the device extraction (hjextract.cu: written in place from the aijcusparse Pmat). */
+#pragma once
+
+#include <petschjacobi/private/pchjacobiimpl.h>
+
+struct HJCudaPattern; /* hjextract.cu: what the device extraction keeps per nonzero pattern */
+
+typedef struct {
+  PetscBool    constant;
+  PetscInt     noff, nlocal, dof;
+  PetscScalar *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
+  float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
+  PetscBool    floatstale;       /* coef/invdiag got new values: remake coeff/invdiagf before their next use */
+  HJCudaPattern *pattern;        /* extracted on the device: its pattern tables (NULL for an uploaded stencil) */
+} HJCudaStencil;
+
+PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
+PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
+PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
+PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *);

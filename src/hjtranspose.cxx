@@ -1,0 +1,69 @@
+/* A^T's stencil from A's by re-indexing (no MatTranspose): a^T_s(p) = a_{-s}(p+s)^T where p+s is a point of this rank
+   (periodic wrap included), 0 where it is not. Those are the couplings the tile sweeps of PCApplyTranspose use
+   (ALGORITHM.md "One cycle as a matrix": A_TT^T with a zero halo); couplings to other ranks' points live in their rows. */
+#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjextract.hpp>
+
+/* the re-indexing itself, on host arrays; stT's arrays are allocated by the caller (same kind, noff and dof as st) */
+void HJStencilTransposeHost(const HJLayout *L, const HJStencil *st, HJStencil *stT)
+{
+  const PetscInt N = L->nlocal, dof = st->dof, bs2 = dof * dof, dim = L->dim;
+
+  for (PetscInt u = 0; u < N; u++)
+    for (PetscInt i = 0; i < dof; i++)
+      for (PetscInt j = 0; j < dof; j++) stT->invdiag[u * bs2 + i * dof + j] = st->invdiag[u * bs2 + j * dof + i];
+  for (PetscInt s = 0; s < st->noff; s++) {
+    const int      off[3] = {hj::Offset((int)dim, (int)st->kind, (int)s, 0), hj::Offset((int)dim, (int)st->kind, (int)s, 1), hj::Offset((int)dim, (int)st->kind, (int)s, 2)};
+    const PetscInt ms     = hj::OffsetSlot((int)dim, (int)st->kind, -off[0], -off[1], -off[2]);
+    for (PetscInt u = 0; u < N; u++) {
+      const PetscInt p[3] = {u % L->xm[0], (u / L->xm[0]) % L->xm[1], u / (L->xm[0] * L->xm[1])};
+      PetscInt       q[3];
+      PetscBool      own = PETSC_TRUE;
+      for (PetscInt d = 0; d < 3; d++) {
+        PetscInt g = L->xs[d] + p[d] + off[d];
+        if (L->bnd[d] == DM_BOUNDARY_PERIODIC) g = (g + L->M[d]) % L->M[d];
+        q[d] = g - L->xs[d];
+        own  = (PetscBool)(own && q[d] >= 0 && q[d] < L->xm[d]);
+      }
+      PetscScalar *out = stT->coef + ((size_t)s * N + u) * bs2;
+      if (!own) {
+        for (PetscInt e = 0; e < bs2; e++) out[e] = 0;
+        continue;
+      }
+      const PetscInt     uq = q[0] + L->xm[0] * (q[1] + L->xm[1] * q[2]);
+      const PetscScalar *in = st->coef + ((size_t)ms * N + uq) * bs2;
+      for (PetscInt i = 0; i < dof; i++)
+        for (PetscInt j = 0; j < dof; j++) out[i * dof + j] = in[j * dof + i];
+    }
+  }
+}
+
+/* hj->stT from hj->st, where st lives (a device stencil: by a kernel). stT has no compact constant form and claims no
+   direction without couplings: both are optimisations of A's kernels, and a re-indexed stencil is correct without. */
+PetscErrorCode HJStencilTranspose(PC pc)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HJLayout *L  = &hj->layout;
+  HJStencil      *st = &hj->st, *stT = &hj->stT;
+
+  PetscFunctionBegin;
+  PetscCheck(st->noff, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCHJACOBI: the stencil of A is not extracted yet (call PCSetUp() first)");
+  PetscCall(HJStencilDestroy(stT));
+  stT->kind = st->kind;
+  stT->noff = st->noff;
+  stT->dof  = st->dof;
+  if (st->ondevice) {
+#if defined(HJACOBI_WITH_CUDA)
+    PetscCall(HJCudaStencilTranspose(L, st, stT));
+#else
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "A device stencil in a build without CUDA");
+#endif
+  } else {
+    const size_t nd = (size_t)L->nlocal * st->dof * st->dof;
+    PetscCall(PetscMalloc1(nd * st->noff, &stT->coef));
+    PetscCall(PetscMalloc1(nd, &stT->invdiag));
+    HJStencilTransposeHost(L, st, stT);
+  }
+  hj->hasT = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
