@@ -65,10 +65,26 @@ typedef struct {
   PetscErrorCode (*view)(PC, PetscViewer);
 } HJBackendOps;
 
+/* The damping chosen from the operator (hjomega.cxx): the Ritz values of D^{-1}A, kept across value-only refreshes */
+#define HJ_OMEGA_STEPS 10 /* Arnoldi steps of the estimate */
+typedef struct {
+  PetscReal        user;      /* omega the user gave, or PETSC_DECIDE: chosen at setup */
+  PetscInt         subits;    /* k the user asked for (the fallback runs k = 1 without changing it) */
+  PetscBool        subitsset; /* k was set by the user: a fallback keeps it */
+  PetscBool        recompute; /* estimate again whenever the Pmat's values change, not only its nonzero pattern */
+  PetscBool        have, reused, fallback;
+  PetscObjectId    id; /* the Pmat of the estimate, its state and nonzero state then */
+  PetscObjectState state, nzstate;
+  PetscInt         nritz;
+  PetscReal        re[HJ_OMEGA_STEPS], im[HJ_OMEGA_STEPS];
+  char             why[256];
+} HJOmega;
+
 typedef struct {
   /* parameters (ALGORITHM.md) */
   PetscInt                tile[3], overlap[3], subits, cycles;
-  PetscReal               omega;
+  PetscReal               omega; /* in use (after setup: the one chosen, see om) */
+  HJOmega                 om;
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
   PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
@@ -87,7 +103,7 @@ typedef struct {
   void               *cuda;    /* CUDA backend data */
 } PC_HJacobi;
 
-PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
+PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
 
 /* hjlayout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
@@ -99,6 +115,11 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
+
+/* hjomega.cxx: omega (and the fallback's k) for the current Pmat; view; forget the estimate */
+PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
+PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode HJOmegaReset(PC);
 
 /* backends */
 PETSC_INTERN const HJBackendOps HJBackendHost;
