@@ -35,11 +35,11 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   const HJLayout *L  = &hj->layout;
-  const PetscInt  dof = L->dof, dd = dof * dof;
+  const PetscInt  dof = L->dof;
   PetscInt        rstart, nloc;
   VecType         vt;
   PetscBool       cuda = PETSC_FALSE;
-  PetscInt       *idx;
+  PetscInt       *ci, *cj;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
@@ -54,16 +54,17 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
   PetscCall(MatCreate(PetscObjectComm((PetscObject)pc), Dinv));
   PetscCall(MatSetSizes(*Dinv, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
   PetscCall(MatSetType(*Dinv, cuda ? MATAIJCUSPARSE : MATAIJ));
-  PetscCall(MatSeqAIJSetPreallocation(*Dinv, dof, NULL));
-  PetscCall(MatMPIAIJSetPreallocation(*Dinv, dof, NULL, 0, NULL));
-  PetscCall(PetscMalloc1(dof, &idx));
-  for (PetscInt u = 0; u < L->nlocal; u++) {
-    for (PetscInt c = 0; c < dof; c++) idx[c] = rstart + dof * u + c;
-    PetscCall(MatSetValues(*Dinv, dof, idx, dof, idx, hj->st.invdiag + dd * u, INSERT_VALUES)); /* row-major block */
-  }
-  PetscCall(PetscFree(idx));
-  PetscCall(MatAssemblyBegin(*Dinv, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(*Dinv, MAT_FINAL_ASSEMBLY));
+  /* COO in the order of st.invdiag (row-major blocks, point after point): its values need no copy */
+  PetscCall(PetscMalloc2(nloc * dof, &ci, nloc * dof, &cj));
+  for (PetscInt u = 0, n = 0; u < L->nlocal; u++)
+    for (PetscInt c = 0; c < dof; c++)
+      for (PetscInt c2 = 0; c2 < dof; c2++, n++) {
+        ci[n] = rstart + dof * u + c;
+        cj[n] = rstart + dof * u + c2;
+      }
+  PetscCall(MatSetPreallocationCOO(*Dinv, (PetscCount)nloc * dof, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(MatSetValuesCOO(*Dinv, hj->st.invdiag, INSERT_VALUES));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
