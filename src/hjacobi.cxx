@@ -688,6 +688,8 @@ PetscErrorCode PCHJacobiGetCycles(PC pc, PetscInt *c)
   the k sweeps approximate nothing and the PC falls back to point (block) Jacobi: k = 1 and omega = 1, exactly
   `PCJACOBI` (`PCPBJACOBI` for dof > 1); if the user set k, k is kept with omega 1. `-pc_view` and `-info` say what
   was chosen and why; `PCHJacobiGetOmega()` and `PCHJacobiGetSubiterations()` return the values in use after setup.
+  k = 1 also gets the chosen omega (it matters to the Richardson smoother; in a Krylov method it only scales the
+  preconditioner): `-pc_hjacobi_subiterations 1 -pc_hjacobi_omega 1` is exactly `PCJACOBI`.
   The estimate is reused while the Pmat is the same object with the same nonzero pattern (see
   `PCHJacobiSetOmegaRecompute()`); its cost appears as the event PCHJacobiEstimate in `-log_view`.
 
