@@ -169,6 +169,7 @@ static PetscErrorCode HJKSPCreate(Problem *P, KSP *ksp)
   PetscCall(KSPSetType(*ksp, KSPRICHARDSON));
   PetscCall(KSPGetPC(*ksp, &pc));
   PetscCall(PCSetType(pc, PCHJACOBI));
+  PetscCall(PCHJacobiSetOmega(pc, 1.0)); /* the paper's update unless -pc_hjacobi_omega: the classic counts assume it */
   PetscCall(KSPSetFromOptions(*ksp));
   PetscCall(NoNormSetup(*ksp));
   PetscCall(KSPMonitorCancel(*ksp)); /* the fast path needs no monitors, scale 1 and KSPConvergedSkip/Default */

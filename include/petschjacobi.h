@@ -60,6 +60,8 @@ PETSC_EXTERN PetscErrorCode PCHJacobiSetCycles(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetCycles(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetOmega(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetOmegaRecompute(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetOmegaRecompute(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetBackend(PC, PCHJacobiBackend);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetBackend(PC, PCHJacobiBackend *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetInnerPrecision(PC, PCHJacobiInnerPrecision);

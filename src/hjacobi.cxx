@@ -119,6 +119,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
+  PetscCall(HJOmegaChoose(pc)); /* omega (and k of a fallback) before the backend sets up for them (its plan holds them) */
   PetscCall((*hj->ops->setup)(pc));
 #if PETSC_VERSION_LT(3, 23, 0)
   { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
@@ -197,6 +198,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   hj->hasT  = PETSC_FALSE;
   hj->stops = NULL;
   PetscCall(VecDestroy(&hj->rT));
+  PetscCall(HJOmegaReset(pc));
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
   hj->haslayout = PETSC_FALSE;
@@ -218,6 +220,8 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetCycles_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmega_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmega_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmegaRecompute_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmegaRecompute_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
@@ -250,7 +254,8 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     if (hj->tileset || hj->haslayout) PetscCall(PetscViewerASCIIPrintf(viewer, "  tile %s, overlap %s\n", t, o));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile (default for the grid's dimension), overlap %s\n", o));
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT ", omega %g\n", hj->subits, hj->cycles, (double)hj->omega));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT "\n", hj->subits, hj->cycles));
+  PetscCall(HJOmegaView(pc, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
   if (hj->haslayout && hj->st.noff) {
     const HJLayout *L = &hj->layout;
@@ -277,8 +282,8 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
 {
   PC_HJacobi             *hj = (PC_HJacobi *)pc->data;
   PetscInt                v[3], n, k = hj->subits, c = hj->cycles;
-  PetscReal               w = hj->omega;
-  PetscBool               flg;
+  PetscBool               flg, recompute = hj->om.recompute;
+  char                    wstr[64];
   PCHJacobiBackend        be = hj->backend;
   PCHJacobiInnerPrecision ip = hj->inner;
 
@@ -304,8 +309,21 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetSubiterations(pc, k));
   PetscCall(PetscOptionsInt("-pc_hjacobi_cycles", "Cycles per PCApply (c)", "PCHJacobiSetCycles", c, &c, &flg));
   if (flg) PetscCall(PCHJacobiSetCycles(pc, c));
-  PetscCall(PetscOptionsReal("-pc_hjacobi_omega", "Damping of every sweep, 0 < omega < 2", "PCHJacobiSetOmega", w, &w, &flg));
-  if (flg) PetscCall(PCHJacobiSetOmega(pc, w));
+  if (hj->om.user > 0) PetscCall(PetscSNPrintf(wstr, sizeof(wstr), "%g", (double)hj->om.user));
+  else PetscCall(PetscStrcpy(wstr, "auto"));
+  PetscCall(PetscOptionsString("-pc_hjacobi_omega", "Damping of every sweep, 0 < omega < 2, or auto (chosen from a spectrum estimate of D^{-1}A)", "PCHJacobiSetOmega", wstr, wstr, sizeof(wstr), &flg));
+  if (flg) {
+    PetscBool isauto;
+    PetscCall(PetscStrcasecmp(wstr, "auto", &isauto));
+    if (isauto) PetscCall(PCHJacobiSetOmega(pc, PETSC_DECIDE));
+    else {
+      PetscReal w;
+      PetscCall(PetscOptionsStringToReal(wstr, &w));
+      PetscCall(PCHJacobiSetOmega(pc, w));
+    }
+  }
+  PetscCall(PetscOptionsBool("-pc_hjacobi_omega_recompute", "Estimate the spectrum for omega again whenever the Pmat's values change (default: only for a new matrix or nonzero pattern)", "PCHJacobiSetOmegaRecompute", recompute, &recompute, &flg));
+  if (flg) PetscCall(PCHJacobiSetOmegaRecompute(pc, recompute));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
   PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &hj->extract, NULL));
@@ -385,7 +403,9 @@ static PetscErrorCode PCHJacobiSetSubiterations_HJacobi(PC pc, PetscInt k)
   PetscFunctionBegin;
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI subiterations must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_subiterations)", k);
   if (k != hj->subits) pc->setupcalled = 0; /* a backend may choose its kernel by k (the CUDA backend: classic or tile) */
-  hj->subits = k;
+  hj->subits       = k;
+  hj->om.subits    = k;
+  hj->om.subitsset = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -418,9 +438,29 @@ static PetscErrorCode PCHJacobiSetOmega_HJacobi(PC pc, PetscReal w)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega must satisfy 0 < omega < 2; got %g (-pc_hjacobi_omega)", (double)w);
-  if (w != hj->omega) pc->setupcalled = 0; /* the CUDA backend's launch descriptor holds it */
-  hj->omega = w;
+  if (w == (PetscReal)PETSC_DECIDE || w == (PetscReal)PETSC_DEFAULT) { /* auto: chosen at the next setup */
+    if (hj->om.user > 0) pc->setupcalled = 0;
+    hj->om.user = PETSC_DECIDE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega must satisfy 0 < omega < 2 (or be PETSC_DECIDE: chosen from the operator); got %g (-pc_hjacobi_omega)", (double)w);
+  if (w != hj->omega || hj->om.user <= 0) pc->setupcalled = 0; /* the CUDA backend's launch descriptor holds it */
+  hj->om.user = w;
+  hj->omega   = w;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiSetOmegaRecompute_HJacobi(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((PC_HJacobi *)pc->data)->om.recompute = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCHJacobiGetOmegaRecompute_HJacobi(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_HJacobi *)pc->data)->om.recompute;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -670,20 +710,35 @@ PetscErrorCode PCHJacobiGetCycles(PC pc, PetscInt *c)
 }
 
 /*@
-  PCHJacobiSetOmega - Sets the damping omega of every sweep
+  PCHJacobiSetOmega - Sets the damping omega of every sweep, or asks for it to be chosen from the operator
 
   Logically Collective
 
   Input Parameters:
 + pc    - the `PCHJACOBI` preconditioner
-- omega - damping, 0 < omega < 2 (1 is the paper's update)
+- omega - damping, 0 < omega < 2 (1 is the paper's update), or `PETSC_DECIDE` (the default): chosen at `PCSetUp()`
 
   Options Database Key:
-. -pc_hjacobi_omega <omega> - default 1
+. -pc_hjacobi_omega <omega,auto> - default auto
 
   Level: intermediate
 
-.seealso: `PCHJACOBI`
+  Notes:
+  A given omega is used as is. With `PETSC_DECIDE`, `PCSetUp()` estimates the spectrum of D^{-1} A (D the diagonal, or
+  the dof x dof diagonal blocks) with 10 Arnoldi steps and takes omega = 2/(lo + hi), where hi is 1.1 times the
+  largest real part of the Ritz values and lo = max(the smallest real part, hi/(2 dim)): the damping that smooths the
+  high frequencies of a dim-dimensional Laplacian evenly (4/5 in 2D), and the optimal Richardson damping of a
+  well-conditioned operator; it is then limited so that every Ritz value theta contracts, |1 - omega theta| <= 0.9.
+  When no omega does (a Ritz value with real part <= 0: an indefinite operator; or a spectrum far off the real axis),
+  the k sweeps approximate nothing and the PC falls back to point (block) Jacobi: k = 1 and omega = 1, exactly
+  `PCJACOBI` (`PCPBJACOBI` for dof > 1); if the user set k, k is kept with omega 1. `-pc_view` and `-info` say what
+  was chosen and why; `PCHJacobiGetOmega()` and `PCHJacobiGetSubiterations()` return the values in use after setup.
+  k = 1 also gets the chosen omega (it matters to the Richardson smoother; in a Krylov method it only scales the
+  preconditioner): `-pc_hjacobi_subiterations 1 -pc_hjacobi_omega 1` is exactly `PCJACOBI`.
+  The estimate is reused while the Pmat is the same object with the same nonzero pattern (see
+  `PCHJacobiSetOmegaRecompute()`); its cost appears as the event PCHJacobiEstimate in `-log_view`.
+
+.seealso: `PCHJACOBI`, `PCHJacobiGetOmega()`, `PCHJacobiSetOmegaRecompute()`
 @*/
 PetscErrorCode PCHJacobiSetOmega(PC pc, PetscReal omega)
 {
@@ -695,7 +750,7 @@ PetscErrorCode PCHJacobiSetOmega(PC pc, PetscReal omega)
 }
 
 /*@
-  PCHJacobiGetOmega - Gets the damping omega
+  PCHJacobiGetOmega - Gets the damping omega in use (after `PCSetUp()`: the one chosen from the operator, unless given)
 
   Not Collective
 
@@ -703,7 +758,7 @@ PetscErrorCode PCHJacobiSetOmega(PC pc, PetscReal omega)
 . pc - the `PCHJACOBI` preconditioner
 
   Output Parameter:
-. omega - the damping
+. omega - the damping; `PETSC_DECIDE` before the first `PCSetUp()` when it is to be chosen there
 
   Level: intermediate
 
@@ -714,6 +769,59 @@ PetscErrorCode PCHJacobiGetOmega(PC pc, PetscReal *omega)
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCHJacobiGetOmega_C", (PC, PetscReal *), (pc, omega));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiSetOmegaRecompute - Estimates the spectrum behind the automatic omega again whenever the Pmat's values change
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCHJACOBI` preconditioner
+- flg - `PETSC_TRUE`: a new estimate at every setup that sees new values; `PETSC_FALSE` (default): only for a new
+        Pmat object or nonzero pattern (the values of a Newton or time-stepping sequence change little)
+
+  Options Database Key:
+. -pc_hjacobi_omega_recompute <bool> - default false
+
+  Level: advanced
+
+  Note:
+  Only matters when omega is chosen by the PC (`PCHJacobiSetOmega()` with `PETSC_DECIDE`, the default). The precedent
+  is `PCGAMGSetRecomputeEstEig()`.
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetOmega()`, `PCHJacobiGetOmegaRecompute()`
+@*/
+PetscErrorCode PCHJacobiSetOmegaRecompute(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCHJacobiSetOmegaRecompute_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCHJacobiGetOmegaRecompute - Gets whether the omega estimate is redone when the Pmat's values change
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJACOBI` preconditioner
+
+  Output Parameter:
+. flg - the flag
+
+  Level: advanced
+
+.seealso: `PCHJACOBI`, `PCHJacobiSetOmegaRecompute()`
+@*/
+PetscErrorCode PCHJacobiGetOmegaRecompute(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCHJacobiGetOmegaRecompute_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -827,7 +935,8 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_overlap <ox[,oy[,oz]]> - overlap of neighbouring tiles, even, < tile (default 0)
 .  -pc_hjacobi_subiterations <k> - sweeps per tile per cycle (default 4); k = 1 is damped point Jacobi
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
-.  -pc_hjacobi_omega <omega> - damping, 0 < omega < 2 (default 1)
+.  -pc_hjacobi_omega <omega,auto> - damping, 0 < omega < 2 (default auto: chosen at setup from a spectrum estimate of D^{-1}A; see `PCHJacobiSetOmega()`)
+.  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
@@ -876,9 +985,11 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
     hj->tile[d]    = 0; /* chosen per dimension at setup unless set */
     hj->overlap[d] = 0;
   }
-  hj->subits  = 4;
-  hj->cycles  = 1;
-  hj->omega   = 1.0;
+  hj->subits    = 4;
+  hj->om.subits = 4;
+  hj->cycles    = 1;
+  hj->omega     = PETSC_DECIDE; /* chosen at setup (hjomega.cxx) unless set */
+  hj->om.user   = PETSC_DECIDE;
   hj->backend = PC_HJACOBI_BACKEND_AUTO;
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
 
@@ -901,6 +1012,8 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetCycles_C", PCHJacobiGetCycles_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmega_C", PCHJacobiSetOmega_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmega_C", PCHJacobiGetOmega_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetOmegaRecompute_C", PCHJacobiSetOmegaRecompute_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetOmegaRecompute_C", PCHJacobiGetOmegaRecompute_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetBackend_C", PCHJacobiSetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));

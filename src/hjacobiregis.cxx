@@ -1,7 +1,7 @@
 /* Package registration: the PC type, log events, the citation, and the entry point -dll_append looks up. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
+PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
 
 const char *const PCHJacobiBackends[]        = {"auto", "host", "cuda", "PCHJacobiBackend", "PC_HJACOBI_BACKEND_", NULL};
 const char *const PCHJacobiInnerPrecisions[] = {"native", "single", "PCHJacobiInnerPrecision", "PC_HJACOBI_INNER_PRECISION_", NULL};
@@ -47,6 +47,7 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   PCHJacobiPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCHJACOBI, PCCreate_HJacobi));
   PetscCall(PetscLogEventRegister("PCHJacobiExtract", PC_CLASSID, &PCHJACOBI_Extract));
+  PetscCall(PetscLogEventRegister("PCHJacobiEstimate", PC_CLASSID, &PCHJACOBI_Estimate));
   PetscCall(PetscLogEventRegister("PCHJacobiCycle", PC_CLASSID, &PCHJACOBI_Cycle));
   PetscCall(PetscLogEventRegister("PCHJacobiExchange", PC_CLASSID, &PCHJACOBI_Exchange));
   PetscCall(PetscLogEventRegister("PCHJacobiTileKern", PC_CLASSID, &PCHJACOBI_TileKernel));

@@ -115,7 +115,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
 {
   static const PetscInt tpool[] = {1, 2, 3, 4, 5, 6, 8, 16, 1000000, 0, -1, -8};
   static const PetscInt opool[] = {0, 0, 2, 2, 4, 6, 999998, 1, 3, -2};
-  static const char    *wgood[] = {"1", "0.5", "1.5", "1e-3", "1.999"};
+  static const char    *wgood[] = {"1", "0.5", "1.5", "1e-3", "1.999", "auto"};
   static const char    *wbad[]  = {"0", "2", "-0.5", "2.5", "nan", "inf", "-inf", "1e400", "abc", "0x"};
   static const char    *be[]    = {"auto", "host", "cuda", "foo", "HOST"};
   static const char    *ip[]    = {"native", "single", "double"};
@@ -139,7 +139,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   DrawIntArray(cs, "-pc_hjacobi_overlap", opool, 10, o, &og);
   DrawInt(cs, "-pc_hjacobi_subiterations", &cs->k, 4);
   DrawInt(cs, "-pc_hjacobi_cycles", &cs->c, 1);
-  cs->w = 1;
+  cs->w = PETSC_DECIDE; /* chosen by the PC from the operator */
   if (Pick(2)) {
     if (!clean && Pick(4) == 0) {
       const char *w = wbad[Pick(10)];
@@ -147,9 +147,9 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
       Bad(cs, "-pc_hjacobi_omega");
       Bad(cs, w);
     } else {
-      const char *w = wgood[Pick(5)];
+      const char *w = wgood[Pick(6)];
       Add(cs, " %s %s", "-pc_hjacobi_omega", w);
-      cs->w = atof(w);
+      cs->w = strcmp(w, "auto") ? atof(w) : PETSC_DECIDE;
     }
   }
   if (Pick(3) == 0) {
@@ -251,7 +251,9 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
   /* the reference with the parameters the case asked for (the getters must agree) */
   PetscCall(HJParamsGet(ob->pc, &ob->p, PETSC_FALSE, &par));
   *seam = SeamTile(&ob->p, &par);
-  *params_ok = (PetscBool)(par.k == cs->k && par.c == cs->c && par.w == cs->w);
+  if (cs->w > 0) *params_ok = (PetscBool)(par.k == cs->k && par.c == cs->c && par.w == cs->w);
+  else /* chosen at setup: some 0 < omega < 2, or the fallback k = 1, omega 1 (the reference runs what the getters say) */
+    *params_ok = (PetscBool)(par.c == cs->c && par.w > 0 && par.w < 2 && (par.k == cs->k || (par.k == 1 && par.w == 1)));
   for (PetscInt d = 0; d < cs->dim; d++)
     if (par.t[d] != cs->t[d] || par.o[d] != cs->o[d]) *params_ok = PETSC_FALSE;
   PetscCall(PetscArrayzero(ob->ref, ob->p.N));

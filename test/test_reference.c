@@ -166,6 +166,7 @@ int main(int argc, char **argv)
   PetscCall(HJProblemAssemble(&p, vseed + 100, A));
   PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
   PetscCall(PCApply(pc, b, y));
+  PetscCall(HJParamsGet(pc, &p, PETSC_FALSE, &par)); /* a new pattern: omega chosen again (unless given) */
   PetscCall(PetscArrayzero(ref, p.N * p.dof));
   PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
   PetscCall(HJCompareRef(y, ref, &rel));

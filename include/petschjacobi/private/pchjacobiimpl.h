@@ -82,10 +82,26 @@ typedef enum {
 } HJCudaKernel;
 PETSC_INTERN const char *const HJCudaKernels[];
 
+/* The damping chosen from the operator (hjomega.cxx): the Ritz values of D^{-1}A, kept across value-only refreshes */
+#define HJ_OMEGA_STEPS 10 /* Arnoldi steps of the estimate */
+typedef struct {
+  PetscReal        user;      /* omega the user gave, or PETSC_DECIDE: chosen at setup */
+  PetscInt         subits;    /* k the user asked for (the fallback runs k = 1 without changing it) */
+  PetscBool        subitsset; /* k was set by the user: a fallback keeps it */
+  PetscBool        recompute; /* estimate again whenever the Pmat's values change, not only its nonzero pattern */
+  PetscBool        have, reused, fallback;
+  PetscObjectId    id; /* the Pmat of the estimate, its state and nonzero state then */
+  PetscObjectState state, nzstate;
+  PetscInt         nritz;
+  PetscReal        re[HJ_OMEGA_STEPS], im[HJ_OMEGA_STEPS];
+  char             why[256];
+} HJOmega;
+
 typedef struct {
   /* parameters (ALGORITHM.md) */
   PetscInt                tile[3], overlap[3], subits, cycles;
-  PetscReal               omega;
+  PetscReal               omega; /* in use (after setup: the one chosen, see om) */
+  HJOmega                 om;
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
   PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
@@ -115,7 +131,7 @@ typedef struct {
 enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };
 PETSC_INTERN const char *const HJExtractPlaces[];
 
-PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
+PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
 
 /* hjlayout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
@@ -133,6 +149,11 @@ PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const
 /* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; on the device for device stencils) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 PETSC_INTERN void           HJStencilTransposeHost(const HJLayout *, const HJStencil *, HJStencil *);
+
+/* hjomega.cxx: omega (and the fallback's k) for the current Pmat; view; forget the estimate */
+PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
+PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode HJOmegaReset(PC);
 
 /* backends */
 PETSC_INTERN const HJBackendOps HJBackendHost;

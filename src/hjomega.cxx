@@ -1,0 +1,216 @@
+/* The damping omega chosen from the operator when the user gives none (ALGORITHM.md w: "the PC may choose it").
+
+   Estimate: a few Arnoldi steps on D^{-1} A (D the diagonal, or the dof x dof diagonal blocks: exactly what the
+   sweeps divide by). D^{-1} is PETSc's own PCJACOBI (dof 1) or PCPBJACOBI (dof > 1) on the Pmat, so both products run
+   where the Pmat and its vectors are (on the device for aijcusparse, without reading the extracted stencil, which may
+   live only on the device) and no backend is involved.
+   The start vector is a hash of each value's natural (application) index: 1, 2 or 4 ranks estimate from the same
+   vector and differ only by rounding, and omega is rounded down to 0.01 so that they choose the same value.
+
+   Choice, from the Ritz values theta (see OmegaFromRitz): the sweeps x <- x + omega D^{-1}(b - A x) multiply the
+   error by 1 - omega theta. The smoother's classic choice makes the high-frequency part [lambda_hi/(2 dim), lambda_hi]
+   of a Laplacian-like spectrum contract evenly (omega = 2/(lo + hi): 2/3 in 1D, 4/5 in 2D, 6/7 in 3D for
+   lambda_hi = 2), with the largest real part inflated by 10% as PETSc's Chebyshev does. Every Ritz value must then
+   contract: |1 - omega theta| <= 0.9 for the large ones, < 1 for the small (smooth) ones. Where no omega does that (a
+   real part <= 0: an indefinite operator, or a spectrum far off the real axis) the k damped sweeps are no
+   approximation of A^{-1} whatever omega is, and the PC falls back to PCJACOBI/PCPBJACOBI: k = 1, omega = 1. */
+#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petscksp.h>
+
+#define HJ_OMEGA_RHO   0.9  /* the contraction asked of the high-frequency Ritz values */
+#define HJ_OMEGA_SAFE  1.1  /* lambda_max inflation (PETSc's Chebyshev: 1.1) */
+#define HJ_OMEGA_ZERO  1e-6 /* |theta| below this times the largest |theta|: the null space of a singular operator */
+
+/* a value in (-1, 1) from a 64-bit index (splitmix64): the start vector, independent of the rank count */
+static PetscReal HashUnit(unsigned long long i)
+{
+  unsigned long long z = i + 0x9e3779b97f4a7c15ULL;
+  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z                    = z ^ (z >> 31);
+  return 2.0 * (PetscReal)(z >> 11) / 9007199254740992.0 - 1.0;
+}
+
+/* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) */
+static PetscErrorCode FillStart(PC pc, Vec v)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HJLayout *L  = &hj->layout;
+  PetscScalar    *a;
+  PetscInt        u = 0;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayWrite(v, &a));
+  for (PetscInt k = 0; k < L->xm[2]; k++)
+    for (PetscInt j = 0; j < L->xm[1]; j++)
+      for (PetscInt i = 0; i < L->xm[0]; i++, u++) {
+        const unsigned long long nat = (unsigned long long)(L->xs[0] + i) + (unsigned long long)L->M[0] * ((unsigned long long)(L->xs[1] + j) + (unsigned long long)L->M[1] * (unsigned long long)(L->xs[2] + k));
+        for (PetscInt c = 0; c < L->dof; c++) a[L->dof * u + c] = HashUnit(nat * (unsigned long long)L->dof + (unsigned long long)c);
+      }
+  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* m Arnoldi steps on D^{-1} A: PETSc's GMRES, left-preconditioned by D^{-1} (PCJACOBI, or PCPBJACOBI for dof > 1),
+   from x = 0 and the hashed right-hand side, with no convergence test; its Hessenberg matrix gives
+   the Ritz values (KSPComputeEigenvalues, as PETSc's Chebyshev estimates). Fewer steps when GMRES breaks down
+   (the Krylov space is invariant: the Ritz values are eigenvalues). */
+static PetscErrorCode Estimate(PC pc, HJOmega *om)
+{
+  Vec      b, x;
+  KSP      ksp;
+  PC       dpc;
+  PetscInt neig = 0, its;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(pc->pmat, &x, &b));
+  PetscCall(FillStart(pc, b));
+  PetscCall(KSPCreate(PetscObjectComm((PetscObject)pc), &ksp));
+  { /* its own prefix: the user's -ksp_converged_reason, -ksp_view ... are not for this solve */
+    const char *prefix;
+    PetscCall(PCGetOptionsPrefix(pc, &prefix));
+    PetscCall(KSPSetOptionsPrefix(ksp, prefix));
+    PetscCall(KSPAppendOptionsPrefix(ksp, "pc_hjacobi_omega_est_"));
+  }
+  PetscCall(KSPSetType(ksp, KSPGMRES));
+  PetscCall(KSPGMRESSetRestart(ksp, HJ_OMEGA_STEPS));
+  PetscCall(KSPSetOperators(ksp, pc->pmat, pc->pmat));
+  PetscCall(KSPGetPC(ksp, &dpc));
+  PetscCall(PCSetType(dpc, ((PC_HJacobi *)pc->data)->layout.dof > 1 ? PCPBJACOBI : PCJACOBI));
+  PetscCall(KSPSetPCSide(ksp, PC_LEFT));
+  PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, HJ_OMEGA_STEPS));
+  PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_NONE));
+  PetscCall(KSPSetComputeEigenvalues(ksp, PETSC_TRUE));
+  PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  if (its > 0) PetscCall(KSPComputeEigenvalues(ksp, HJ_OMEGA_STEPS, om->re, om->im, &neig));
+  om->nritz = neig;
+  for (PetscInt i = 0; i < neig; i++) PetscCall(PetscInfo(pc, "Ritz value %" PetscInt_FMT " of D^{-1}A: %g%+gi\n", i, (double)om->re[i], (double)om->im[i]));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* omega from the Ritz values (see the top of this file); *ok false: no omega makes the sweeps contract */
+static PetscErrorCode OmegaFromRitz(HJOmega *om, PetscInt dim, PetscReal *omega, PetscBool *ok)
+{
+  PetscReal amax = 0, amin = PETSC_MAX_REAL, absmax = 0, lo = 0, hi = PETSC_MAX_REAL, lhi, llo, w0, w;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+  for (PetscInt i = 0; i < om->nritz; i++) absmax = PetscMax(absmax, PetscSqrtReal(om->re[i] * om->re[i] + om->im[i] * om->im[i]));
+  for (PetscInt i = 0; i < om->nritz; i++) {
+    const PetscReal a = om->re[i], b = om->im[i];
+    if (PetscSqrtReal(a * a + b * b) <= HJ_OMEGA_ZERO * absmax) continue; /* null space */
+    if (a <= 0) {
+      PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "Ritz value %.3g%+.3gi has real part <= 0: no damping makes the sweeps contract", (double)a, (double)b));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    amax = PetscMax(amax, a);
+    amin = PetscMin(amin, a);
+  }
+  if (amax == 0) { /* A = 0 on the Krylov space */
+    PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "no nonzero Ritz value"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  lhi = HJ_OMEGA_SAFE * amax;
+  llo = PetscMax(amin, lhi / (2 * dim));
+  for (PetscInt i = 0; i < om->nritz; i++) { /* |1 - w theta| <= rho  <=>  w^2 |theta|^2 - 2 w a + 1 - rho^2 <= 0 */
+    const PetscReal a = om->re[i], b = om->im[i], r2 = a * a + b * b, r = PetscSqrtReal(r2);
+    const PetscReal rho  = r >= lhi / (2 * dim) ? HJ_OMEGA_RHO : 1.0; /* smooth modes need only contract */
+    const PetscReal disc = a * a - (1 - rho * rho) * r2;
+    if (r <= HJ_OMEGA_ZERO * absmax) continue;
+    if (disc < 0) {
+      PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "Ritz value %.3g%+.3gi: |1 - omega theta| > %g for every omega (a spectrum far off the real axis)", (double)a, (double)b, (double)rho));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    lo = PetscMax(lo, (a - PetscSqrtReal(disc)) / r2);
+    hi = PetscMin(hi, (a + PetscSqrtReal(disc)) / r2);
+  }
+  w0 = 2 / (llo + lhi);
+  w  = PetscFloorReal(100 * PetscMin(PetscMax(w0, lo), hi)) / 100; /* 0.01 steps: ranks agree although their sums round differently */
+  if (w < lo) w = PetscCeilReal(100 * lo) / 100;
+  if (w > hi || w <= 0 || w >= 2) {
+    PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "no omega gives |1 - omega theta| <= %g on every Ritz value (it would need %.3g <= omega <= %.3g)", (double)HJ_OMEGA_RHO, (double)lo, (double)hi));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  *ok    = PETSC_TRUE;
+  *omega = w;
+  PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "real parts of the Ritz values in [%.3g, %.3g]: omega = 2/(%.3g + %.3g), the high frequencies of a %" PetscInt_FMT "D grid%s", (double)amin, (double)amax, (double)llo, (double)lhi, dim,
+                         w0 < lo || w0 > hi ? ", limited so that every Ritz value contracts" : ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJOmegaChoose(PC pc)
+{
+  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
+  HJOmega         *om = &hj->om;
+  PetscObjectId    id;
+  PetscObjectState state, nzstate;
+  PetscReal        w = 1;
+  PetscBool        ok;
+
+  PetscFunctionBegin;
+  hj->subits = om->subits; /* what the user asked for (a fallback of an earlier setup is undone) */
+  if (om->user > 0) {
+    hj->omega = om->user;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+  PetscCall(MatGetNonzeroState(pc->pmat, &nzstate));
+  if (!om->have || id != om->id || nzstate != om->nzstate || (om->recompute && state != om->state)) {
+    PetscCall(PetscLogEventBegin(PCHJACOBI_Estimate, pc, 0, 0, 0));
+    PetscCall(Estimate(pc, om));
+    PetscCall(PetscLogEventEnd(PCHJACOBI_Estimate, pc, 0, 0, 0));
+    om->have    = PETSC_TRUE;
+    om->id      = id;
+    om->state   = state;
+    om->nzstate = nzstate;
+    om->reused  = PETSC_FALSE;
+  } else om->reused = PETSC_TRUE;
+  PetscCall(OmegaFromRitz(om, hj->layout.dim, &w, &ok));
+  om->fallback = (PetscBool)!ok;
+  if (ok) hj->omega = w;
+  else {
+    hj->omega = 1.0;
+    if (!om->subitsset) hj->subits = 1;
+  }
+  PetscCall(PetscInfo(pc, "omega %g %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, ok ? "chosen from the operator" : "(fallback)", om->reused ? "reused" : "new", om->nritz, om->why,
+                      ok ? "" : (om->subitsset ? "; keeping the subiterations the user set, omega 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI")));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJOmega    *om = &hj->om;
+
+  PetscFunctionBegin;
+  if (om->user > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (given)\n", (double)om->user));
+  else if (!om->have) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega auto: chosen from a spectrum estimate of D^{-1}A at setup\n"));
+  else {
+    PetscReal amax = 0, imax = 0;
+    for (PetscInt i = 0; i < om->nritz; i++) {
+      amax = PetscMax(amax, om->re[i]);
+      imax = PetscMax(imax, PetscAbsReal(om->im[i]));
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (auto%s): %" PetscInt_FMT " Arnoldi steps on D^{-1}A, largest real part %.4g, largest imaginary part %.3g%s\n", (double)hj->omega, om->fallback ? ", fallback" : "", om->nritz, (double)amax, (double)imax, om->recompute ? ", recomputed when the values change" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why, om->fallback ? (om->subitsset ? "; subiterations as set by the user, omega 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)") : ""));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJOmegaReset(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  hj->om.have     = PETSC_FALSE;
+  hj->om.fallback = PETSC_FALSE;
+  hj->om.nritz    = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
