@@ -137,20 +137,6 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* its Richardson iterations from y (ALGORITHM.md "How PETSc uses it"), each c cycles: one cycle is the affine map
-   x' = x + N (b - A x), so c cycles from y equal y + PCApply(b - A y), and this fast path gives what KSPRICHARDSON's
-   generic loop (taken with a monitor) gives. Like PCSOR, the tolerances are not checked: it runs its iterations. */
-static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its * hj->cycles, guesszero));
-  *outits = its;
-  *reason = PCRICHARDSON_CONVERGED_ITS;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCReset_HJacobi(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -187,6 +173,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
+  PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -215,6 +202,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  tile (default for the grid's dimension), overlap %s\n", o));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT ", omega %g\n", hj->subits, hj->cycles, (double)hj->omega));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
   if (hj->haslayout && hj->st.invdiag) {
     const HJLayout *L = &hj->layout;
@@ -274,6 +262,9 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
+  k = hj->richcheck;
+  PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
+  if (flg) PetscCall(PCHJacobiSetRichardsonCheck(pc, k));
 #if defined(HJACOBI_WITH_CUDA)
   { /* listed here for -help; the CUDA backend reads them (with this PC's prefix) at setup */
     const char *const kernels[] = {"auto", "shared", "registers"};
@@ -832,7 +823,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;
   pc->ops->applytranspose  = PCApplyTranspose_HJacobi;
-  pc->ops->applyrichardson = PCApplyRichardson_HJacobi;
   pc->ops->reset           = PCReset_HJacobi;
   pc->ops->destroy         = PCDestroy_HJacobi;
   pc->ops->setfromoptions  = PCSetFromOptions_HJacobi;
@@ -852,5 +842,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
+  PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -85,6 +85,10 @@ typedef struct {
   const HJBackendOps *ops;
   void               *host;    /* host backend data */
   void               *cuda;    /* CUDA backend data */
+  /* Richardson (hjrichardson.cxx) */
+  PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
+  KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
+  PetscInt nsolving;
 } PC_HJacobi;
 
 PETSC_INTERN PetscLogEvent PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
@@ -95,6 +99,9 @@ PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
+
+/* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
+PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
