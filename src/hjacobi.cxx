@@ -27,17 +27,13 @@ static PetscErrorCode PCHJacobiCheckParameters(PC pc)
 static PetscErrorCode PCSetUp_HJacobi(PC pc)
 {
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  DM                  dm = pc->dm;
-  PetscBool           isda;
+  DM                  dm;
   const HJBackendOps *ops;
   VecType             vt;
 
   PetscFunctionBegin;
   PetscCall(PCHJacobiCite_Private());
-  if (!dm) PetscCall(MatGetDM(pc->pmat, &dm));
-  PetscCheck(dm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCHJACOBI needs a DMDA: the PC has no DM and the Pmat was not created by DMCreateMatrix(). Call KSPSetDM()/PCSetDM() with the DMDA (KSPSetDMActive(ksp, PETSC_FALSE) if you set the operators yourself)");
-  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
-  PetscCheck(isda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s; use a structured-grid DMDA or another preconditioner", ((PetscObject)dm)->type_name);
+  PetscCall(HJFindGrid(pc, &dm)); /* hjgrid.cxx: the PC's DMDA, else the Pmat's; no grid: an error naming what works */
 
   PetscCall(PetscLogEventBegin(PCHJACOBI_Extract, pc, 0, 0, 0));
   if (!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout)) { /* new grid: rebuild everything */
@@ -66,7 +62,10 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
     PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
     if (!hj->st.invdiag || id != hj->stid || state != hj->ststate) {
-      PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
+      Mat R;
+      PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: both triangles */
+      PetscCall(HJStencilExtract(R, &hj->layout, &hj->st));
+      if (R != pc->pmat) PetscCall(MatDestroy(&R));
       PetscCall(HJStencilDestroy(&hj->stT));
       hj->hasT    = PETSC_FALSE;
       hj->stid    = id;
@@ -127,8 +126,10 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
 
   PetscFunctionBegin;
   if (!hj->hasT) {
-    Mat At;
-    PetscCall(MatTranspose(pc->pmat, MAT_INITIAL_MATRIX, &At));
+    Mat At, R;
+    PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: both triangles */
+    PetscCall(MatTranspose(R, MAT_INITIAL_MATRIX, &At));
+    if (R != pc->pmat) PetscCall(MatDestroy(&R));
     PetscCall(HJStencilExtract(At, &hj->layout, &hj->stT));
     PetscCall(MatDestroy(&At));
     hj->hasT = PETSC_TRUE;

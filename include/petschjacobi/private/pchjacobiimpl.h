@@ -103,6 +103,11 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 
+/* hjgrid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
+   whole (an AIJ copy of SBAIJ, else the Pmat itself, borrowed) */
+PETSC_INTERN PetscErrorCode HJFindGrid(PC, DM *);
+PETSC_INTERN PetscErrorCode HJPmatReadable(Mat, Mat *);
+
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
