@@ -98,7 +98,11 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   if (hj->host && hj->ops != &HJBackendHost) PetscCall((*HJBackendHost.reset)(pc)); /* a CUDA backend's host fallback: remade lazily to the current sizes */
-  PetscCall((*hj->ops->setup)(pc));
+  { /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
+       limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
+    const PetscErrorCode ierr = (*hj->ops->setup)(pc);
+    PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
+  }
 #if PETSC_VERSION_LT(3, 23, 0)
   { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
     const PetscInt called = pc->setupcalled;

@@ -103,6 +103,9 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 /* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 
+/* hjcollective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
+PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
+
 /* hjgrid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
    whole (an AIJ copy of SBAIJ, else the Pmat itself, borrowed) */
 PETSC_INTERN PetscErrorCode HJFindGrid(PC, DM *);
