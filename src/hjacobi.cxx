@@ -780,6 +780,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
 .  -pc_hjacobi_omega <omega> - damping, 0 < omega < 2 (default 1)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
+.  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 -  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
@@ -789,15 +790,20 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    Notes:
    The Pmat must be an assembled AIJ matrix (`MATAIJ`, `MATAIJCUSPARSE`, ...) on a `DMDA` whose entries lie in the
    3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal has no zeros.
-   The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`). With dof > 1 fields per point
+   The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`; also when the PC's DM is not a DMDA,
+   e.g. a `DMSHELL`). `MATSBAIJ` is read through an AIJ copy (both triangles). As a sub-preconditioner it works where
+   the block comes with its grid: `PCASM` with DMDA subdomains (`-pc_asm_dm_subdomains`, no `-da_overlap`: block
+   Jacobi over ranks), `PCFIELDSPLIT` of a DMDA's fields, `PCMG` levels on DMDAs, `PCBJACOBI` on one rank; elsewhere
+   (`PCBJACOBI` on more ranks, `PCREDUNDANT`, `PCGAMG` levels) `PCSetUp()` stops with an error listing these. With dof > 1 fields per point
    (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
    division becomes a solve with it (host and CUDA backends).
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
    is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` uses the coefficients of A^T.
-   Like `PCSOR`, the Richardson fast path does not check tolerances: `-ksp_type richardson -pc_type hjacobi` runs
-   `-ksp_max_it` cycles unless a monitor (`-ksp_monitor`) or a convergence test of your own makes KSP compute norms.
+   `-ksp_type richardson -pc_type hjacobi` honours the KSP's tolerances: with `KSPConvergedDefault()` the true
+   residual is checked every m iterations (`PCHJacobiSetRichardsonCheck()`) and the solve stops as the generic loop
+   would, at most m - 1 iterations later; as a multigrid smoother (`KSPConvergedSkip()`) no norm is computed.
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
    overlap > 0 it is not.
 
