@@ -5,10 +5,10 @@
 
 /* Where the PC sits without a grid, and what works instead (the same text on every rank). */
 static const char NoGridHelp[] = "This happens when hjacobi is the sub-preconditioner of a PC that passes it a bare matrix block without a grid: "
-                                 "-pc_type bjacobi on more than one rank, asm without -pc_asm_dm_subdomains, redundant, gamg levels, fieldsplit by index sets. "
+                                 "-pc_type bjacobi on more than one rank, asm without -pc_asm_dm_subdomains (or with -pc_asm_overlap or -pc_asm_blocks, which turn it off), redundant, gamg levels, fieldsplit by index sets. "
                                  "hjacobi works directly (-pc_type hjacobi: between ranks it already is block Jacobi with frozen halos), as the smoother of "
                                  "geometric multigrid on a DMDA (-pc_type mg -mg_levels_pc_type hjacobi), inside asm with one DMDA subdomain per rank "
-                                 "(-pc_type asm -pc_asm_dm_subdomains -sub_pc_type hjacobi: block Jacobi over ranks), inside fieldsplit of a DMDA's fields "
+                                 "(-pc_type asm -pc_asm_dm_subdomains -sub_pc_type hjacobi, the DMDA's -da_overlap 0: block Jacobi over ranks, what bjacobi would give), inside fieldsplit of a DMDA's fields "
                                  "(-pc_type fieldsplit -fieldsplit_0_pc_type hjacobi) and inside bjacobi on one rank; in your own code call "
                                  "KSPSetDM()/PCSetDM() with the DMDA";
 
