@@ -1,7 +1,7 @@
 /* PCApplyRichardson of PCHJACOBI (ALGORITHM.md "How PETSc uses it"): its Richardson iterations of c cycles each, and
    the tolerances of the KSP that is solving when it asks for a convergence test. */
 #include <petschjacobi/private/pchjacobiimpl.h>
-#include <petscksp.h>
+#include <petsc/private/kspimpl.h> /* ksp->rnorm: KSPGetResidualNorm() after the fast path */
 
 /* How the PC knows whether KSP wants a convergence test.
    KSPRICHARDSON takes this fast path when its convergence test is KSPConvergedDefault or KSPConvergedSkip (and there is
@@ -114,8 +114,9 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   if (kr == KSP_CONVERGED_ITERATING) kr = KSP_DIVERGED_ITS; /* as the generic loop with a norm test at max_it */
   if (r != w) PetscCall(VecDestroy(&r));
   PetscCall(PetscInfo(pc, "Richardson with a true-residual test every %" PetscInt_FMT " iterations: %s after %" PetscInt_FMT " iterations, residual norm %g, initial %g\n", hj->richcheck, KSPConvergedReasons[kr], done, (double)rnorm, (double)rnorm0));
-  *outits = done;
-  *reason = (PCRichardsonConvergedReason)kr; /* KSPSolve_Richardson casts it back to KSPConvergedReason */
+  ksp->rnorm = rnorm; /* what the generic loop leaves for KSPGetResidualNorm() (here the true residual norm) */
+  *outits    = done;
+  *reason    = (PCRichardsonConvergedReason)kr; /* KSPSolve_Richardson casts it back to KSPConvergedReason */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -174,7 +175,8 @@ PetscErrorCode HJRichardsonInstall(PC pc, PetscBool install)
   the `KSP`'s convergence test is `KSPConvergedDefault()` (the default) and its norm type is not `KSP_NORM_NONE`,
   the true residual norm ||b - A x|| is computed before the first iteration, every m iterations and after the last,
   and the solve stops as `KSPConvergedDefault()` would (rtol relative to ||b||, abstol, dtol, NaN) with the right
-  reason and iteration count, at most m - 1 iterations after the generic loop would stop. Each check costs a
+  reason and iteration count, at most m - 1 iterations after the generic loop would stop; `KSPGetResidualNorm()` then
+  returns the last true residual norm. The unpreconditioned norm is tested whatever the `KSP`'s norm type. Each check costs a
   `MatMult()` and a norm. As a multigrid smoother (`KSPConvergedSkip()`) no norm is ever computed.
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetCycles()`, `KSPRICHARDSON`, `KSPSetTolerances()`

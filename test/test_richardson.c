@@ -75,6 +75,8 @@ static PetscErrorCode Reference(Mat A, Vec b, Vec x0, RefCtx *ctx, Vec x, PetscI
 }
 
 /* the fast path: KSPConvergedDefault with (rtol, abstol, dtol, maxit), or KSPConvergedSkip */
+static PetscReal lastrnorm; /* KSPGetResidualNorm() after the last Fast() */
+
 static PetscErrorCode Fast(Mat A, Vec b, Vec x0, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt maxit, PetscBool skip, Vec x, PetscInt *its, KSPConvergedReason *reason, PetscInt *m)
 {
   KSP ksp;
@@ -91,6 +93,7 @@ static PetscErrorCode Fast(Mat A, Vec b, Vec x0, PetscReal rtol, PetscReal absto
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, its));
   PetscCall(KSPGetConvergedReason(ksp, reason));
+  PetscCall(KSPGetResidualNorm(ksp, &lastrnorm));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCHJacobiGetRichardsonCheck(pc, m));
   PetscCall(KSPDestroy(&ksp));
@@ -135,6 +138,8 @@ static PetscErrorCode CheckRtol(HJProblem *p, Mat A, Vec b, Vec x0, PetscReal rt
   PetscCall(RelResidual(A, b, xf, ctx.bnorm, &rel));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s: true relative residual below rtol", what));
   PetscCall(Check(p->comm, (PetscBool)(rel <= rtol), name, "iterations %" PetscInt_FMT ", generic loop %" PetscInt_FMT ", residual %.3e", its, itsref, (double)rel));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s: KSPGetResidualNorm() is the true residual norm", what));
+  PetscCall(HJReport(p->comm, name, PetscAbsReal(lastrnorm / ctx.bnorm - rel) / rel, 1e-10, PETSC_TRUE, &nchecks, &nfail));
   ctx.stopat = its; /* the generic loop's iterate at the same iteration */
   PetscCall(Reference(A, b, x0, &ctx, xr, &itsref));
   PetscCall(HJCompareVec(xf, xr, &diff));
