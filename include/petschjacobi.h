@@ -66,3 +66,5 @@ PETSC_EXTERN PetscErrorCode PCHJacobiSetBackend(PC, PCHJacobiBackend);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetBackend(PC, PCHJacobiBackend *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetInnerPrecision(PC, PCHJacobiInnerPrecision);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetInnerPrecision(PC, PCHJacobiInnerPrecision *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetRichardsonCheck(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetRichardsonCheck(PC, PetscInt *);

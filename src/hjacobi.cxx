@@ -42,18 +42,14 @@ static PetscErrorCode PCHJacobiCheckParameters(PC pc)
 static PetscErrorCode PCSetUp_HJacobi(PC pc)
 {
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  DM                  dm = pc->dm;
-  PetscBool           isda;
+  DM                  dm;
   const HJBackendOps *ops;
   VecType             vt;
   PetscBool           cudavec;
 
   PetscFunctionBegin;
   PetscCall(PCHJacobiCite_Private());
-  if (!dm) PetscCall(MatGetDM(pc->pmat, &dm));
-  PetscCheck(dm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCHJACOBI needs a DMDA: the PC has no DM and the Pmat was not created by DMCreateMatrix(). Call KSPSetDM()/PCSetDM() with the DMDA (KSPSetDMActive(ksp, PETSC_FALSE) if you set the operators yourself)");
-  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
-  PetscCheck(isda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s; use a structured-grid DMDA or another preconditioner", ((PetscObject)dm)->type_name);
+  PetscCall(HJFindGrid(pc, &dm)); /* hjgrid.cxx: the PC's DMDA, else the Pmat's; no grid: an error naming what works */
 
   PetscBool newlayout = (PetscBool)(!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout));
   if (newlayout) { /* new grid: rebuild everything */
@@ -107,9 +103,12 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
       PetscCall(HJStencilDestroy(&hj->stT));
       hj->hasT = PETSC_FALSE;
       if (!valuesonly) PetscCall(HJStencilDestroy(&hj->st));
+      Mat R;
+      PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: an AIJ copy with both triangles (the same pattern each time) */
       PetscCall(PetscLogEventBegin(PCHJACOBI_Extract, pc, 0, 0, 0));
-      PetscCall((*ops->extract)(pc, pc->pmat, &hj->st, valuesonly));
+      PetscCall((*ops->extract)(pc, R, &hj->st, valuesonly));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
+      if (R != pc->pmat) PetscCall(MatDestroy(&R));
       hj->stid      = id;
       hj->ststate   = state;
       hj->stnzstate = nzstate;
@@ -120,7 +119,11 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall(HJOmegaChoose(pc)); /* omega (and k of a fallback) before the backend sets up for them (its plan holds them) */
-  PetscCall((*hj->ops->setup)(pc));
+  { /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
+       limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
+    const PetscErrorCode ierr = (*hj->ops->setup)(pc);
+    PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
+  }
 #if PETSC_VERSION_LT(3, 23, 0)
   { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
     const PetscInt called = pc->setupcalled;
@@ -172,20 +175,6 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* its Richardson iterations from y (ALGORITHM.md "How PETSc uses it"), each c cycles: one cycle is the affine map
-   x' = x + N (b - A x), so c cycles from y equal y + PCApply(b - A y), and this fast path gives what KSPRICHARDSON's
-   generic loop (taken with a monitor) gives. Like PCSOR, the tolerances are not checked: it runs its iterations. */
-static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, PetscReal rtol, PetscReal abstol, PetscReal dtol, PetscInt its, PetscBool guesszero, PetscInt *outits, PCRichardsonConvergedReason *reason)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its * hj->cycles, guesszero));
-  *outits = its;
-  *reason = PCRICHARDSON_CONVERGED_ITS;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCReset_HJacobi(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -227,6 +216,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", NULL));
+  PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -256,6 +246,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT "\n", hj->subits, hj->cycles));
   PetscCall(HJOmegaView(pc, viewer));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
   if (hj->haslayout && hj->st.noff) {
     const HJLayout *L = &hj->layout;
@@ -329,6 +320,9 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &hj->extract, NULL));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
+  k = hj->richcheck;
+  PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
+  if (flg) PetscCall(PCHJacobiSetRichardsonCheck(pc, k));
 #if defined(HJACOBI_WITH_CUDA)
   { /* developer options of the CUDA backend: fields of the context (no setters); its setup chooses the kernel from
        them, so a change sets the PC up again */
@@ -938,6 +932,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_omega <omega,auto> - damping, 0 < omega < 2 (default auto: chosen at setup from a spectrum estimate of D^{-1}A; see `PCHJacobiSetOmega()`)
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
+.  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
@@ -948,7 +943,11 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    Notes:
    The Pmat must be an assembled AIJ matrix (`MATAIJ`, `MATAIJCUSPARSE`, ...) on a `DMDA` whose entries lie in the
    3^dim box around each point (star or box stencils, variable coefficients) and whose diagonal has no zeros.
-   The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`). With dof > 1 fields per point
+   The DMDA is the PC's DM (`KSPSetDM()`), else the Pmat's (`DMCreateMatrix()`; also when the PC's DM is not a DMDA,
+   e.g. a `DMSHELL`). `MATSBAIJ` is read through an AIJ copy (both triangles). As a sub-preconditioner it works where
+   the block comes with its grid: `PCASM` with DMDA subdomains (`-pc_asm_dm_subdomains`, no `-da_overlap`: block
+   Jacobi over ranks), `PCFIELDSPLIT` of a DMDA's fields, `PCMG` levels on DMDAs, `PCBJACOBI` on one rank; elsewhere
+   (`PCBJACOBI` on more ranks, `PCREDUNDANT`, `PCGAMG` levels) `PCSetUp()` stops with an error listing these. With dof > 1 fields per point
    (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
    division becomes a solve with it (host and CUDA backends).
 
@@ -962,8 +961,9 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    `PCApply()`'s operator M for every tile, overlap, k, c and omega (each tile sweeps with A^T's coefficients on the
    residual of the points it owns and adds back its whole working region; with c > 1 the cycles between need
    `MatMultTranspose()` of the Pmat), so `KSPBICG` and other transpose-using methods work with any overlap.
-   Like `PCSOR`, the Richardson fast path does not check tolerances: `-ksp_type richardson -pc_type hjacobi` runs
-   `-ksp_max_it` cycles unless a monitor (`-ksp_monitor`) or a convergence test of your own makes KSP compute norms.
+   `-ksp_type richardson -pc_type hjacobi` honours the KSP's tolerances: with `KSPConvergedDefault()` the true
+   residual is checked every m iterations (`PCHJacobiSetRichardsonCheck()`) and the solve stops as the generic loop
+   would, at most m - 1 iterations later; as a multigrid smoother (`KSPConvergedSkip()`) no norm is computed.
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
    overlap > 0 it is not.
 
@@ -996,7 +996,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;
   pc->ops->applytranspose  = PCApplyTranspose_HJacobi;
-  pc->ops->applyrichardson = PCApplyRichardson_HJacobi;
   pc->ops->reset           = PCReset_HJacobi;
   pc->ops->destroy         = PCDestroy_HJacobi;
   pc->ops->setfromoptions  = PCSetFromOptions_HJacobi;
@@ -1021,5 +1020,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
 #if defined(HJACOBI_WITH_CUDA)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
 #endif
+  PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

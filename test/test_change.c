@@ -212,6 +212,47 @@ int main(int argc, char **argv)
   PetscCall(Check(pc, &p2, A2, "KSPReset, KSPSetDM with a DMDA of another size"));
   PetscCall(KSPDestroy(&ksp));
 
+  /* 8. no PCReset, a new DMDA of the same global size: first with the other boundary type (periodic <-> not; same owned
+     boxes, so only the DM object tells), then on more than one rank with another distribution. The layout and the
+     ghost exchange must be rebuilt: checked against the reference on the new grid. */
+  {
+    HJProblem p3, p4;
+    Mat       A3, A4;
+
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
+    PetscCall(PCSetType(pc, PCHJACOBI));
+    PetscCall(SetParams(pc));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(Check(pc, &p, A, "before the DMDA changes"));
+    PetscCall(PetscOptionsSetValue(NULL, "-n", NULL));
+    PetscCall(PetscSNPrintf(buf, sizeof(buf), "%" PetscInt_FMT, p.M[0]));
+    PetscCall(PetscOptionsSetValue(NULL, "-n", buf));
+    PetscCall(PetscOptionsSetValue(NULL, "-periodic", p.periodic ? "0" : "1"));
+    PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p3));
+    PetscCall(HJProblemCreateMatrix(&p3, &A3));
+    PetscCall(HJProblemAssemble(&p3, 17, A3));
+    PetscCall(PCSetOperators(pc, A3, A3));
+    PetscCall(Check(pc, &p3, A3, p.periodic ? "no PCReset, same sizes, DMDA no longer periodic" : "no PCReset, same sizes, DMDA now periodic"));
+    PetscCall(PetscOptionsSetValue(NULL, "-periodic", p.periodic ? "1" : "0"));
+    if (p.size > 1 && p.dim > 1) {
+      char np[16];
+      PetscCall(PetscSNPrintf(np, sizeof(np), "%d", (int)p.size));
+      PetscCall(PetscOptionsSetValue(NULL, "-da_processors_x", p.m[0] == 1 ? np : "1"));
+      PetscCall(PetscOptionsSetValue(NULL, "-da_processors_y", p.m[0] == 1 ? "1" : np));
+      if (p.dim > 2) PetscCall(PetscOptionsSetValue(NULL, "-da_processors_z", "1"));
+      PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p4));
+      PetscCall(HJProblemCreateMatrix(&p4, &A4));
+      PetscCall(HJProblemAssemble(&p4, 19, A4));
+      PetscCall(PCSetOperators(pc, A4, A4));
+      PetscCall(Check(pc, &p4, A4, "no PCReset, same sizes, DMDA distributed differently"));
+      PetscCall(MatDestroy(&A4));
+      PetscCall(HJProblemDestroy(&p4));
+    }
+    PetscCall(PCDestroy(&pc));
+    PetscCall(MatDestroy(&A3));
+    PetscCall(HJProblemDestroy(&p3));
+  }
+
   /* 7. a MATSHELL Pmat: a clear error, with or without a DMDA on the PC */
   PetscCall(ExpectShellPmatError(PETSC_COMM_WORLD, S, NULL, "DMDA", "DMCreateMatrix", "MATSHELL Pmat, no DM: error"));
   {

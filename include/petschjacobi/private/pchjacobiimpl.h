@@ -126,6 +126,10 @@ typedef struct {
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
   const HJBackendOps *ops;
   void               *data;    /* private data of the backend in use (ops) */
+  /* Richardson (hjrichardson.cxx) */
+  PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
+  KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
+  PetscInt nsolving;
 } PC_HJacobi;
 
 enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };
@@ -139,6 +143,17 @@ PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
+
+/* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
+PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
+
+/* hjcollective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
+PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
+
+/* hjgrid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
+   whole (an AIJ copy of SBAIJ, else the Pmat itself, borrowed) */
+PETSC_INTERN PetscErrorCode HJFindGrid(PC, DM *);
+PETSC_INTERN PetscErrorCode HJPmatReadable(Mat, Mat *);
 
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
