@@ -57,6 +57,7 @@ static PetscErrorCode FillStart(PC pc, Vec v)
    (the Krylov space is invariant: the Ritz values are eigenvalues). */
 static PetscErrorCode Estimate(PC pc, HJOmega *om)
 {
+  Mat      R;
   Vec      b, x;
   KSP      ksp;
   PC       dpc;
@@ -74,7 +75,8 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
   }
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPGMRESSetRestart(ksp, HJ_OMEGA_STEPS));
-  PetscCall(KSPSetOperators(ksp, pc->pmat, pc->pmat));
+  PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: an AIJ copy (PCPBJACOBI cannot invert SBAIJ's blocks) */
+  PetscCall(KSPSetOperators(ksp, R, R));
   PetscCall(KSPGetPC(ksp, &dpc));
   PetscCall(PCSetType(dpc, ((PC_HJacobi *)pc->data)->layout.dof > 1 ? PCPBJACOBI : PCJACOBI));
   PetscCall(KSPSetPCSide(ksp, PC_LEFT));
@@ -89,6 +91,7 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
   om->nritz = neig;
   for (PetscInt i = 0; i < neig; i++) PetscCall(PetscInfo(pc, "Ritz value %" PetscInt_FMT " of D^{-1}A: %g%+gi\n", i, (double)om->re[i], (double)om->im[i]));
   PetscCall(KSPDestroy(&ksp));
+  if (R != pc->pmat) PetscCall(MatDestroy(&R));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
