@@ -98,6 +98,9 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
+/* same nonzero pattern, new values: rewrites st in place with its kind (no allocation); *fits = PETSC_FALSE (st freed)
+   when a nonzero appears at an offset the kind lacks on some rank: extract afresh. Collective, same checks and errors. */
+PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
 
 /* backends */
