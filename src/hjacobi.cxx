@@ -65,12 +65,18 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     PetscObjectState state;
     PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
     PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+    PetscObjectState nzstate;
+    PetscCall(MatGetNonzeroState(pc->pmat, &nzstate));
     if (!hj->st.invdiag || id != hj->stid || state != hj->ststate) {
-      PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
+      PetscBool fits = PETSC_FALSE;
+      /* same matrix, same nonzero pattern: new values only, refreshed in place (re-extracted if they do not fit) */
+      if (hj->st.invdiag && id == hj->stid && nzstate == hj->stnzstate) PetscCall(HJStencilExtractValues(pc->pmat, &hj->layout, &hj->st, &fits));
+      if (!fits) PetscCall(HJStencilExtract(pc->pmat, &hj->layout, &hj->st));
       PetscCall(HJStencilDestroy(&hj->stT));
-      hj->hasT    = PETSC_FALSE;
-      hj->stid    = id;
-      hj->ststate = state;
+      hj->hasT      = PETSC_FALSE;
+      hj->stid      = id;
+      hj->ststate   = state;
+      hj->stnzstate = nzstate;
     }
   }
   PetscCall(PetscLogEventEnd(PCHJACOBI_Extract, pc, 0, 0, 0));
@@ -221,6 +227,8 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
+    for (PetscInt d = 0; d < L->dim; d++) /* HJStencil.zerodir: what the CUDA backend's automatic choice reads */
+      if (hj->st.zerodir[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: no couplings along %c (the points along %c are independent)\n", "xyz"[d], "xyz"[d]));
     if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
     if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
   }

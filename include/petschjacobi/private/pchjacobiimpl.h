@@ -79,6 +79,7 @@ typedef struct {
   HJStencil           st;      /* A */
   PetscObjectId       stid;    /* the Pmat st was extracted from, and its state then */
   PetscObjectState    ststate;
+  PetscObjectState    stnzstate; /* its nonzero state then: unchanged, new values are refreshed in place */
   HJStencil           stT;     /* A^T, built at the first PCApplyTranspose */
   PetscBool           hasT;
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
