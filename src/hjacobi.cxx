@@ -805,6 +805,11 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    (up to 8) the method is point-block Jacobi: the dof x dof diagonal block of each point must be nonsingular and the
    division becomes a solve with it (host and CUDA backends).
 
+   Setup reads the Pmat's coefficients in one pass (about as much work as a few `MatMult()`s). When only the values
+   change (same matrix, same nonzero pattern: a Newton or time step) the next setup rewrites them in place; a new
+   coupling its stencil lacks, a new pattern or a new matrix re-extracts. `-pc_view` reports the stencil, whether its
+   coefficients are constant and, on rank 0, the directions without couplings.
+
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which
    is what Richardson's generic loop with `PCApply()` gives; `PCApplyTranspose()` uses the coefficients of A^T.
