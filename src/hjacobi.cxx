@@ -253,6 +253,8 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
+    for (PetscInt d = 0; d < L->dim; d++) /* HJStencil.zerodir: what the CUDA backend's automatic choice reads */
+      if (hj->st.zerodir[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: no couplings along %c (the points along %c are independent)\n", "xyz"[d], "xyz"[d]));
     if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
     if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
   }
@@ -954,6 +956,9 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    Setup reads the Pmat once per change: when only its values changed (the same matrix and nonzero pattern, as in
    Newton or time steps) it runs a value pass only. Under the CUDA backend an `MATAIJCUSPARSE` Pmat is read where it
    lives, on the device (no copy to the host).
+   On the host the Pmat's coefficients are read in one pass (about as much work as a few `MatMult()`s); a new coupling
+   its stencil lacks, a new pattern or a new matrix re-extracts. `-pc_view` reports the stencil, whether its
+   coefficients are constant and, on rank 0, the directions without couplings.
 
    `PCApply()` makes c cycles from x = 0; `PCApplyRichardson()` (`-ksp_type richardson`, and the multigrid smoother
    `-mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`) makes c cycles per iteration from the current x, which

@@ -42,6 +42,7 @@ PetscErrorCode HJProblemCreate(MPI_Comm comm, HJProblem *p)
   p->zero_diag_row      = -1;
   p->missing_diag_row   = -1;
   p->perturb_row        = -1;
+  p->perturb_diag_row   = -1;
   PetscCall(PetscStrcpy(p->dmkind, "da"));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &p->dim, NULL));
   PetscCheck(p->dim >= 1 && p->dim <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "[hjtest] -dim must be 1, 2 or 3");
@@ -65,6 +66,8 @@ PetscErrorCode HJProblemCreate(MPI_Comm comm, HJProblem *p)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-constant", &p->constant, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_y", &p->zero_y, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-perturb_row", &p->perturb_row, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-perturb_diag_row", &p->perturb_diag_row, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-dirichlet_constant_diag", &p->dirichlet_cdiag, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-dm_kind", p->dmkind, sizeof(p->dmkind), NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-prealloc_only", &p->prealloc_only, NULL));
 
@@ -277,9 +280,10 @@ PetscErrorCode HJProblemAssemble(HJProblem *p, PetscInt vseed, Mat A)
           if (pn != p->missing_diag_row) {
             cols[nc] = row;
             if (pn == p->zero_diag_row) vals[nc++] = 0.0;
-            else if (dir) vals[nc++] = 0.5 + HJRand(vseed, pn * dof + c1, 0, 2);
+            else if (dir && !(p->constant && p->dirichlet_cdiag)) vals[nc++] = 0.5 + HJRand(vseed, pn * dof + c1, 0, 2);
             else if (p->constant) vals[nc++] = cdiag;
             else vals[nc++] = offsum * (1.1 + 0.5 * HJRand(vseed, pn * dof + c1, 0, 2)) + 0.05;
+            if (pn == p->perturb_diag_row) vals[nc - 1] *= 1.5;
           }
           PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
         }

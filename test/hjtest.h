@@ -33,6 +33,8 @@ typedef struct {
   PetscBool   zero_y;           /* every coupling along y is an explicitly stored zero (independent rows, B2) */
   PetscBool   constant;         /* couplings depend only on the offset, one diagonal value (Dirichlet rows aside) */
   PetscInt    perturb_row;      /* natural index of a row whose first coupling is scaled by 1.5, -1: none */
+  PetscInt    perturb_diag_row; /* natural index of a row whose diagonal is scaled by 1.5, -1: none */
+  PetscBool   dirichlet_cdiag;  /* constant operators: Dirichlet rows take the constant diagonal too (only couplings differ) */
   PetscReal   dirichlet_fraction;
   PetscInt    seed;             /* pattern seed (Dirichlet rows); values take their own seed */
   PetscInt    zero_diag_row, missing_diag_row; /* natural index of a row with a zero / absent diagonal, -1: none */

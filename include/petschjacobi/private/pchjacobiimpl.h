@@ -157,9 +157,11 @@ PETSC_INTERN PetscErrorCode HJPmatReadable(Mat, Mat *);
 
 /* hjstencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
+/* same nonzero pattern, new values: rewrites st in place with its kind (no allocation); *fits = PETSC_FALSE (st freed)
+   when a nonzero appears at an offset the kind lacks on some rank: extract afresh. Collective, same checks and errors. */
+PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
-PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
 PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
 /* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; on the device for device stencils) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
