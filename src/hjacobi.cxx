@@ -17,7 +17,7 @@ static const PetscInt DefaultTile[3][3] = {
 const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 /* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
-static PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
+PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
 {
   const char *const cuda[] = {VECCUDA, VECSEQCUDA, VECMPICUDA};
 

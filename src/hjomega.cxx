@@ -1,9 +1,10 @@
 /* The damping omega chosen from the operator when the user gives none (ALGORITHM.md w: "the PC may choose it").
 
    Estimate: a few Arnoldi steps on D^{-1} A (D the diagonal, or the dof x dof diagonal blocks: exactly what the
-   sweeps divide by). D^{-1} is PETSc's own PCJACOBI (dof 1) or PCPBJACOBI (dof > 1) on the Pmat, so both products run
-   where the Pmat and its vectors are (on the device for aijcusparse, without reading the extracted stencil, which may
-   live only on the device) and no backend is involved.
+   sweeps divide by). dof 1: D^{-1} is PETSc's own PCJACOBI on the Pmat. dof > 1: the inverse blocks the extraction
+   computed, put into a block-diagonal matrix of the Pmat's family by COO (from the device array for a stencil that lives
+   on the device: AIJCUSPARSE takes device values), applied by PCMAT (PETSc 3.22's GPU PCPBJACOBI gave rank-dependent
+   results on 2 ranks, see test_identities.c). Both products run where the Pmat and its vectors are; no backend.
    The start vector is a hash of each value's natural (application) index: 1, 2 or 4 ranks estimate from the same
    vector and differ only by rounding, and omega is rounded down to 0.01 so that they choose the same value.
 
@@ -16,6 +17,9 @@
    approximation of A^{-1} whatever omega is, and the PC falls back to PCJACOBI/PCPBJACOBI: k = 1, omega = 1. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petscksp.h>
+#if defined(HJACOBI_WITH_CUDA)
+  #include "cuda/hjcudastencil.h"
+#endif
 
 #define HJ_OMEGA_RHO   0.9  /* the contraction asked of the high-frequency Ritz values */
 #define HJ_OMEGA_SAFE  1.1  /* lambda_max inflation (PETSc's Chebyshev: 1.1) */
@@ -29,6 +33,44 @@ static PetscReal HashUnit(unsigned long long i)
   z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   z                    = z ^ (z >> 31);
   return 2.0 * (PetscReal)(z >> 11) / 9007199254740992.0 - 1.0;
+}
+
+/* dof > 1: D^{-1} as a block-diagonal matrix of the Pmat's family, from the extracted inverse blocks (host or device) */
+static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
+{
+  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  const HJLayout    *L  = &hj->layout;
+  const PetscInt     dof = L->dof;
+  const PetscScalar *vals = hj->st.invdiag;
+  PetscInt           rstart, nloc;
+  VecType            vt;
+  PetscBool          cuda = PETSC_FALSE;
+  PetscInt          *ci, *cj;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
+  PetscCall(MatGetLocalSize(pc->pmat, &nloc, NULL));
+  PetscCall(MatGetVecType(pc->pmat, &vt));
+  PetscCall(HJIsCUDAVecType(vt, &cuda));
+#if defined(HJACOBI_WITH_CUDA)
+  if (!vals && hj->st.ondevice) vals = ((const HJCudaStencil *)hj->st.device)->invdiag; /* AIJCUSPARSE's COO takes device values */
+#endif
+  PetscCheck(vals, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "No inverse diagonal blocks to estimate with");
+  PetscCall(MatCreate(PetscObjectComm((PetscObject)pc), Dinv));
+  PetscCall(MatSetSizes(*Dinv, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
+  PetscCall(MatSetType(*Dinv, cuda ? MATAIJCUSPARSE : MATAIJ));
+  /* COO in the order of st.invdiag (row-major blocks, point after point): its values need no copy */
+  PetscCall(PetscMalloc2(nloc * dof, &ci, nloc * dof, &cj));
+  for (PetscInt u = 0, n = 0; u < L->nlocal; u++)
+    for (PetscInt c = 0; c < dof; c++)
+      for (PetscInt c2 = 0; c2 < dof; c2++, n++) {
+        ci[n] = rstart + dof * u + c;
+        cj[n] = rstart + dof * u + c2;
+      }
+  PetscCall(MatSetPreallocationCOO(*Dinv, (PetscCount)nloc * dof, ci, cj));
+  PetscCall(PetscFree2(ci, cj));
+  PetscCall(MatSetValuesCOO(*Dinv, vals, INSERT_VALUES));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) */
@@ -57,7 +99,7 @@ static PetscErrorCode FillStart(PC pc, Vec v)
    (the Krylov space is invariant: the Ritz values are eigenvalues). */
 static PetscErrorCode Estimate(PC pc, HJOmega *om)
 {
-  Mat      R;
+  Mat      R, Dinv = NULL;
   Vec      b, x;
   KSP      ksp;
   PC       dpc;
@@ -75,10 +117,17 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
   }
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPGMRESSetRestart(ksp, HJ_OMEGA_STEPS));
-  PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: an AIJ copy (PCPBJACOBI cannot invert SBAIJ's blocks) */
-  PetscCall(KSPSetOperators(ksp, R, R));
-  PetscCall(KSPGetPC(ksp, &dpc));
-  PetscCall(PCSetType(dpc, ((PC_HJacobi *)pc->data)->layout.dof > 1 ? PCPBJACOBI : PCJACOBI));
+  PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: an AIJ copy, as the extraction read */
+  if (((PC_HJacobi *)pc->data)->layout.dof > 1) {
+    PetscCall(CreateInverseDiagonal(pc, &Dinv));
+    PetscCall(KSPSetOperators(ksp, R, Dinv));
+    PetscCall(KSPGetPC(ksp, &dpc));
+    PetscCall(PCSetType(dpc, PCMAT));
+  } else {
+    PetscCall(KSPSetOperators(ksp, R, R));
+    PetscCall(KSPGetPC(ksp, &dpc));
+    PetscCall(PCSetType(dpc, PCJACOBI));
+  }
   PetscCall(KSPSetPCSide(ksp, PC_LEFT));
   PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, HJ_OMEGA_STEPS));
   PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
@@ -92,6 +141,7 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
   for (PetscInt i = 0; i < neig; i++) PetscCall(PetscInfo(pc, "Ritz value %" PetscInt_FMT " of D^{-1}A: %g%+gi\n", i, (double)om->re[i], (double)om->im[i]));
   PetscCall(KSPDestroy(&ksp));
   if (R != pc->pmat) PetscCall(MatDestroy(&R));
+  PetscCall(MatDestroy(&Dinv));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);

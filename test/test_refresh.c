@@ -102,7 +102,7 @@ int main(int argc, char **argv)
     PetscCall(HJRefCycles(&p, &csr, &par, bf, ref, par.c));
     PetscCall(HJCompareRef(y[0], ref, &rel));
     PetscCall(PetscSNPrintf(what, sizeof(what), "%s change %" PetscInt_FMT ": PCApply = reference", modes[mode], k + 1));
-    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, 1e-12, PETSC_TRUE, &nchecks, &nfail));
+    PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, PetscMax(tol, 1e-12), PETSC_TRUE, &nchecks, &nfail)); /* -tol: single inner precision */
     PetscCall(PetscFree(ref));
     PetscCall(PetscFree(bf));
     PetscCall(HJCSRDestroy(&csr));

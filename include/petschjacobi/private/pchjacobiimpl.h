@@ -167,6 +167,9 @@ PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 PETSC_INTERN void           HJStencilTransposeHost(const HJLayout *, const HJStencil *, HJStencil *);
 
+/* hjacobi.cxx: a vector type of the CUDA family (VECCUDA, VECSEQCUDA, VECMPICUDA) */
+PETSC_INTERN PetscErrorCode HJIsCUDAVecType(VecType, PetscBool *);
+
 /* hjomega.cxx: omega (and the fallback's k) for the current Pmat; view; forget the estimate */
 PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
 PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
