@@ -781,8 +781,12 @@ PetscErrorCode PCHJacobiGetBackend(PC pc, PCHJacobiBackend *backend)
   Level: advanced
 
   Note:
-  Single precision sub-iterations (CUDA backend) halve the shared-memory traffic; each cycle then carries a relative
-  rounding error near 1e-7, harmless for a preconditioner or smoother, but a Richardson solve with hjacobi alone stalls there.
+  Single precision sub-iterations (CUDA backend, double `PetscScalar`) run in correction form: each cycle forms the
+  residual b - A x of every tile once in `PetscScalar`, iterates the tile's correction from zero in float (half the
+  shared-memory and coefficient traffic of the sweeps) and adds it to x in `PetscScalar`. Only the correction is rounded:
+  a cycle differs from the native one by about 1e-7 relative to the residual at its start, never to x, so a Richardson
+  solve with hjacobi alone reaches the same residual as with native sub-iterations (no floor from the inner precision,
+  whatever the size of x). Each cycle reads x and the double coefficients once more than the native sweeps (the residual).
 
 .seealso: `PCHJACOBI`
 @*/
