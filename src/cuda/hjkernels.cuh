@@ -157,8 +157,9 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   zero halo, k sweeps with A_TT^T are B_T^T), and step 4 adds every point of W(T) into y.
   S = float with T = double is the single-precision inner mode, in correction form (kCorrection): step 1 fills both
   buffers with zeros (the correction and its frozen halo), step 2 forms each point's residual in T from x in xpad
-  (neighbours through L1/L2, coefficients from the T planes, which also give the S coefficients kept in registers)
-  and keeps it in S as the point's right-hand side, step 3 is unchanged, and step 4 writes x + delta in T.
+  (neighbours through L1/L2, coefficients from the T planes, a rolled loop so that its loads do not take the sweeps'
+  registers) and keeps it in S as the point's right-hand side, step 3 is unchanged, and step 4 writes x + delta in T.
+  (ptxas, sm_90: no instantiation spills; the native ones are unchanged by it, register for register.)
 */
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
 __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T, S> P)
@@ -179,19 +180,21 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   S *const        buf1 = buf0 + nbuf;
 
   /* 1. W(T) + H(T). In padded coordinates the halo starts at w0 - 1 + 1 = w0 in used directions (and w0 = 0 in
-     unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0): xsrc, buffer coordinates (0, 0, 0).
+     unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0): xtile(), buffer coordinates (0, 0, 0).
      Correction form: zeros (the correction starts from zero, its halo stays zero). */
   const FastDiv   fsx(sx), fsy(sy);
-  const T *const  xsrc = P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0));
   const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1; /* xpad's strides */
+  /* (computed where used: held across the kernel, the pointer costs the native instantiations registers) */
+  auto xtile = [&]() { return P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0)); };
   if (CORR || P.xzero) {
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
   } else {
+    const T *src = xtile();
 #pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int x, y, z;
       Unflatten<DIM>(e, fsx, fsy, x, y, z);
-      const S v = (S)xsrc[x + P.box.ext0 * (y + P.box.ext1 * (long long)z)];
+      const S v = (S)src[x + P.box.ext0 * (y + P.box.ext1 * (long long)z)];
       buf0[e] = buf1[e] = v;
     }
   }
@@ -222,22 +225,21 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
         bq[q] = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
-        if constexpr (CORR) { /* b := the residual in T, rounded to S; the S coefficients from the T ones */
-          T invd = P.cstT.invdiag, c[CACHED ? NOFF : 1];
+        if constexpr (CORR) { /* b := the residual in T, rounded to S */
+          T invd = P.cstT.invdiag;
           if constexpr (VAR) {
             invd  = P.invdiagT[u[q]];
             dq[q] = (S)invd;
           }
           if constexpr (CACHED) {
 #pragma unroll
-            for (int s = 0; s < NOFF; s++) cq[s][q] = (S)(c[s] = P.coefT[s * P.nlocal + u[q]]);
+            for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
           }
           if (!P.xzero) {
-            const T *xc = xsrc + ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2));
+            const T *xc = xtile() + ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2));
             T        r;
             if constexpr (!VAR) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
-            else if constexpr (CACHED) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, [&](int s) { return c[s]; });
-            else r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
+            else r = hj::Residual<DIM, KIND, false>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
             bq[q] = (S)r;
           }
         } else if constexpr (VAR) {
@@ -286,7 +288,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
       Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
       T v = (T)yq[q];
       if constexpr (CORR)
-        if (!P.xzero) v += xsrc[x + xs1 * y + xs2 * z];
+        if (!P.xzero) v += xtile()[x + xs1 * y + xs2 * z];
       PutResult(P.y.out + (obase + x + P.y.os1 * y + P.y.os2 * (long long)z), v, P.transpose);
     }
   }

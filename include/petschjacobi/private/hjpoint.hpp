@@ -56,16 +56,25 @@ HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
   return r;
 }
 
-/* sum_s a_s(p) y(p+s): the off-diagonal part of row p applied to the neighbours' values (yn(s): hj::Offset order) */
-template <int DIM, int KIND, class T, class Nbr, class Coef>
+/* sum_s a_s(p) y(p+s): the off-diagonal part of row p applied to the neighbours' values (yn(s): hj::Offset order).
+   UNROLL = false keeps the loop rolled on the GPU: for a sum computed once per cycle (Residual) from global memory,
+   unrolled, all 2 x 26 loads of a 3D box would be hoisted and cost the sweeps their registers. */
+template <int DIM, int KIND, class T, bool UNROLL = true, class Nbr, class Coef>
 HJ_HD T OffDiagonalSum(const Nbr &yn, const Coef &a)
 {
   constexpr int n   = NumOffsets(DIM, KIND);
   T             sum = 0;
+  if constexpr (UNROLL) {
 #if defined(__CUDA_ARCH__)
   #pragma unroll
 #endif
-  for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+    for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+  } else {
+#if defined(__CUDA_ARCH__)
+  #pragma unroll 1
+#endif
+    for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+  }
   return sum;
 }
 
@@ -83,11 +92,13 @@ HJ_HD T PointUpdate(const Nbr &yn, T y, T b, T invd, T omega, const Coef &a)
 }
 
 /* The residual of one point, b(p) - sum_s a_s(p) y(p+s) - d(p) y(p), with the diagonal d = d(p) itself (not its
-   inverse). The correction form of a cycle computes it once per cycle in PetscScalar before its sweeps. */
-template <int DIM, int KIND, class T, class Nbr, class Coef>
+   inverse). The correction form of a cycle computes it once per cycle in PetscScalar before its sweeps. UNROLL as in
+   OffDiagonalSum (false for coefficients read from global memory, true for coefficients in registers or parameters,
+   which a rolled loop would move to local memory). */
+template <int DIM, int KIND, bool UNROLL = true, class T, class Nbr, class Coef>
 HJ_HD T Residual(const Nbr &yn, T y, T b, T d, const Coef &a)
 {
-  return b - OffDiagonalSum<DIM, KIND, T>(yn, a) - d * y;
+  return b - OffDiagonalSum<DIM, KIND, T, UNROLL>(yn, a) - d * y;
 }
 
 /* The neighbours of the point at yc in an array with strides (1, sy, sz). */
@@ -108,10 +119,10 @@ HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omeg
 }
 
 /* The residual of the point at yc (array with strides (1, sy, sz)), d its diagonal: Residual() above. */
-template <int DIM, int KIND, class T, class Coef>
+template <int DIM, int KIND, bool UNROLL = true, class T, class Coef>
 HJ_HD T Residual(const T *yc, long long sy, long long sz, T b, T d, const Coef &a)
 {
-  return Residual<DIM, KIND>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, d, a);
+  return Residual<DIM, KIND, UNROLL>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, d, a);
 }
 
 /* r = b(p) - sum_s A_s(p) y(p+s) for the point at yc (layout of BlockPointUpdate below; A_s(p) = a(s), row-major
