@@ -156,7 +156,7 @@ static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, i
 // One cycle through the emulated kernel. kind: 0 TileKernel (2D), 1 TileKernelStrip2D (R), 2 TileKernel 1D on rows,
 // 3 TileKernelBlock (dof)
 template <class S>
-static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv)
+static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv, int xzero = 0, int transpose = 0)
 {
   const int dof = p.dof;
   const long long n = (long long)p.nx * p.ny;
@@ -179,6 +179,8 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   P.t[0] = t0, P.t[1] = t1, P.t[2] = 1, P.o[0] = o0, P.o[1] = o1, P.o[2] = 0;
   P.ntiles[0] = hj::NumTiles(p.nx, t0, o0), P.ntiles[1] = hj::NumTiles(p.ny, t1, o1), P.ntiles[2] = 1;
   P.k = k;
+  P.xzero = xzero, P.transpose = transpose;
+  if (transpose) std::fill(y.begin(), y.end(), 0.0); /* the transposed correction adds into y */
   const long long ntot = P.ntiles[0] * P.ntiles[1];
   const int W0 = std::min(t0, p.nx), W1 = std::min(t1, p.ny);
   if (kind == 0 || kind == 2) {
@@ -216,6 +218,19 @@ static int Check(const char *name, const Problem &p, int kind, bool var, int t0,
   return ok ? 0 : 1;
 }
 
+/* From a zero x (PCApply's first cycle; with transpose the transposed correction, atomic adds): the single mode is
+   today's from-zero float iteration, r = b (masked when transposed): it must agree with native to float rounding */
+static int CheckZero(const char *name, const Problem &p, int kind, int transpose, int t0, int t1, int o0, int o1, int k, double w)
+{
+  std::vector<double> yd = Kernel<double>(p, kind, true, t0, t1, o0, o1, k, w, 0, 0, 1, transpose);
+  std::vector<double> yf = Kernel<float>(p, kind, true, t0, t1, o0, o1, k, w, 0, 0, 1, transpose);
+  double e = 0, yn = 0;
+  for (size_t i = 0; i < yd.size(); i++) e = std::max(e, std::fabs(yd[i] - yf[i])), yn = std::max(yn, std::fabs(yd[i]));
+  const bool ok = e <= 1e-5 * yn && yn > 0;
+  std::printf("hjtest %s %-40s single-native %.2e of max|y| %.2e\n", ok ? "PASS" : "FAIL", name, e / yn, yn);
+  return ok ? 0 : 1;
+}
+
 int main()
 {
   int     fail = 0;
@@ -246,6 +261,9 @@ int main()
   fail += Check("TileKernelBlock dof 2", pb, 3, true, 8, 7, 2, 2, 3, 0.8);
   Problem pb3 = Make(17, 13, 3, 1e6, false, 5);
   fail += Check("TileKernelBlock dof 3", pb3, 3, true, 8, 6, 2, 0, 2, 1.0);
+  fail += CheckZero("TileKernel from zero", p, 0, 0, 16, 12, 4, 2, 3, 0.8);
+  fail += CheckZero("TileKernel transposed (from zero, atomic)", p, 0, 1, 16, 12, 4, 2, 3, 0.8);
+  fail += CheckZero("TileKernelBlock transposed dof 2", pb, 3, 1, 8, 7, 2, 2, 3, 0.8);
   { /* InvertBlocksKernel: inverse of invdiag back to diag */
     std::vector<double> d2(pb3.diag.size());
     EmuLaunch([&] { InvertBlocksKernel<double>(17 * 13, 3, pb3.invdiag.data(), d2.data()); }, 1, 64);
