@@ -310,7 +310,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetOmega(pc, w));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
-  PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
+  PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
 #if defined(HJACOBI_WITH_CUDA)
   { /* developer options of the CUDA backend: fields of the context (no setters); its setup chooses the kernel from
@@ -834,7 +834,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
 .  -pc_hjacobi_omega <omega> - damping, 0 < omega < 2 (default 1)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
-.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
+.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 -  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
 
