@@ -12,6 +12,8 @@ cases=(
   "-dof 3 -dim 3 -kind box -n 13 -pc_hjacobi_tile 6,5,7 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 2"
   "-dof 4 -dim 2 -periodic -n 29 -pc_hjacobi_tile 8 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_inner_precision single -tol 1e-5"
   "-zero_y -dim 2 -da_grid_x 77 -da_grid_y 23 -pc_hjacobi_tile 16,5 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 3"
+  "-dim 2 -da_grid_x 71 -da_grid_y 61 -pc_hjacobi_cuda_kernel registers -pc_hjacobi_tile 32,13 -pc_hjacobi_overlap 4,2 -pc_hjacobi_subiterations 3 -pc_hjacobi_inner_precision single -tol 1e-5"
+  "-dim 3 -kind box -n 19 -pc_hjacobi_tile 8,6,5 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -pc_hjacobi_inner_precision single -tol 1e-5"
 )
 if [ -z "$CS" ]; then
   log "SKIP sanitize: no compute-sanitizer"

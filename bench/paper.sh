@@ -8,7 +8,7 @@
 #           by weight (below) as -max_seconds; a driver stops its sweep cleanly when its share is used up
 #   PART    b1 (2D 1024^2), b1big (2D 2048^2), b1single (2048^2, fp32 sub-iterations), b2 (1D, 1024 copies of 1024),
 #           b2big (1D, 4096 copies), b2single (1024 and 4096 copies, fp32 sub-iterations), b5 (roofline); default: all seven,
-#           in that order
+#           in that order; b5single (the roofline with fp32 sub-iterations) only when named
 # environment:
 #   HJ_RHS=paper|one   b = h^2 (default: the paper's system, see below) or b = 1 (BENCHMARKS.md as written: ~10x the cycles)
 #   HJ_GPU_OPTS        default "-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"; "" runs on the host
@@ -37,6 +37,7 @@
 #   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single), on 1024 and on 4096 copies
 #   b2big  the 4 fastest of b2's CSV (fallback 8:4, 16:4, 32:8, 64:8); classic computed as in b1big.
 #   b5     copy and VecAXPY bandwidth, the classic sweep, the hierarchical kernel at tile 32, k = 16, 32, 64.
+#   b5single  b5 with -pc_hjacobi_inner_precision single: the cost of an fp32 inner sweep (correction form) against b5's
 set -uo pipefail
 if [ $# -lt 2 ]; then sed -n '2,20p' "$0"; exit 2; fi
 EXEDIR=$(cd "$1" && pwd) || exit 2
@@ -64,10 +65,10 @@ fi
 CC1=check
 [ "$RHS" = one ] && CC1=exact
 
-declare -A W=([b1]=34 [b1big]=24 [b1single]=14 [b2]=22 [b2big]=12 [b2single]=10 [b5]=8)
+declare -A W=([b1]=34 [b1big]=24 [b1single]=14 [b2]=22 [b2big]=12 [b2single]=10 [b5]=8 [b5single]=8)
 wsum=0
 for p in "${PARTS[@]}"; do
-  [ -n "${W[$p]:-}" ] || { echo "paper.sh: unknown part '$p' (b1 b1big b1single b2 b2big b2single b5)" >&2; exit 2; }
+  [ -n "${W[$p]:-}" ] || { echo "paper.sh: unknown part '$p' (b1 b1big b1single b2 b2big b2single b5 b5single)" >&2; exit 2; }
   wsum=$((wsum + W[$p]))
 done
 T0=$(date +%s)
@@ -122,6 +123,8 @@ for p in "${PARTS[@]}"; do
     done ;;
   b5)
     run b5 "$OUT/b5.csv" "$EXEDIR/roofline" -n "$N5" -tile 32 -k_list 16,32,64 ;;
+  b5single)
+    run b5single "$OUT/b5_fp32.csv" "$EXEDIR/roofline" -n "$N5" -tile 32 -k_list 16,32,64 -pc_hjacobi_inner_precision single ;;
   esac
 done
 "$PY" "$HERE/summary.py" -o "$OUT" "$OUT"/*.csv 2>&1 | tee "$OUT/summary.log"

@@ -320,7 +320,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
   PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &hj->extract, NULL));
-  PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 inside tiles, CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
+  PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   k = hj->richcheck;
   PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
@@ -884,8 +884,12 @@ PetscErrorCode PCHJacobiGetBackend(PC pc, PCHJacobiBackend *backend)
   Level: advanced
 
   Note:
-  Single precision sub-iterations (CUDA backend) halve the shared-memory traffic; each cycle then carries a relative
-  rounding error near 1e-7, harmless for a preconditioner or smoother, but a Richardson solve with hjacobi alone stalls there.
+  Single precision sub-iterations (CUDA backend, double `PetscScalar`) run in correction form: each cycle forms the
+  residual b - A x of every tile once in `PetscScalar`, iterates the tile's correction from zero in float (half the
+  shared-memory and coefficient traffic of the sweeps) and adds it to x in `PetscScalar`. Only the correction is rounded:
+  a cycle differs from the native one by about 1e-7 relative to the residual at its start, never to x, so a Richardson
+  solve with hjacobi alone reaches the same residual as with native sub-iterations (no floor from the inner precision,
+  whatever the size of x). Each cycle reads x and the double coefficients once more than the native sweeps (the residual).
 
 .seealso: `PCHJACOBI`
 @*/
@@ -935,7 +939,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
-.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend)
+.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
 -  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup, for testing (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)

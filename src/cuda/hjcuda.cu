@@ -22,18 +22,26 @@
    threads swept in 15.9 us against 16.4 us with R = 8 in 512, but its whole cycle was slower, 604 against 486 us at
    k = 16, bench/results/nvidia-h100/run8).
 
-   Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the tile is loaded
-   into shared memory as float, b, the diagonal and the coefficients are float (float copies of the planes are made
-   on the device), the k sweeps run in float and the owned values are converted back to double on write. So every
-   cycle rounds x to single precision: about 1e-7 relative error per cycle. That is harmless for a smoother or a
-   preconditioner (its error is far above 1e-7), but a tight solve by pure Richardson iteration on this PC stalls near
-   1e-7 relative residual; use a Krylov method around it (flexible if the tolerance is below ~1e-6) or the native
-   precision there. It halves shared memory per tile and coefficient traffic. The classic kernel (k = 1, dof = 1)
-   always runs in PetscScalar; with dof > 1 the point-block tile kernel (hjblock.cuh) runs for every k.
+   Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the sub-iterations run
+   in float in correction form (mixed-precision iterative refinement inside the cycle, kCorrection in hjkernels.cuh):
+   each tile forms the residual r = b - A x of its working region once per cycle in double, from the double x and
+   the double coefficients (the halo frozen), iterates the correction from zero in float in shared memory/registers
+   with float copies of the coefficients (made on the device) and the halo's correction zero, and writes x + delta in
+   double. That is ALGORITHM.md's cycle with only the correction rounded to float: each cycle's error is about 1e-7
+   relative to the correction, i.e. to the residual at the cycle's start, never to x. So a Richardson solve on this PC
+   has no floor from the inner precision: it reaches the residual of the native one (issue 15; before, the kernels
+   iterated x itself in float, rounding x every cycle, and a 2D Poisson solve with |x| ~ 1e5 |b| stalled at 7.2e-3
+   relative residual). The residual costs one more pass over x and the double coefficients per cycle (a residual
+   kernel's traffic); the sweeps keep half the shared memory and coefficient traffic of double. The point-block kernel
+   also keeps the tile's float residual in shared memory and needs the diagonal blocks themselves (inverted back from
+   the stencil's inverses on the device). From a zero x (the first cycle of PCApply, the transposed correction) the
+   residual is b and nothing is added. The classic kernel (k = 1, dof = 1) always runs in PetscScalar; with dof > 1
+   the point-block tile kernel (hjblock.cuh) runs for every k.
 
-   Measured on an H100 (bench/results/nvidia-h100/run2): B1 2048^2, tile 32, k 32, overlap 4 took 0.820 s (6601
-   cycles) with single against 1.189 s (6593 cycles) native; one inner sweep of 4096^2 8.1 against 13.5 us (register
-   kernel). */
+   Measured on an H100 with the earlier single mode that iterated x itself in float (bench/results/nvidia-h100/run2):
+   B1 2048^2, tile 32, k 32, overlap 4 took 0.820 s (6601 cycles) with single against 1.189 s (6593 cycles) native;
+   one inner sweep of 4096^2 8.1 against 13.5 us (register kernel). The correction form's cost: LEAD: to be measured
+   (bench/roofline.c, both modes). */
 #include <petscdevice_cuda.h>
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
@@ -84,6 +92,7 @@ PetscErrorCode HJCudaStencilDestroy(void **ptr)
   PetscCallCUDA(cudaFree(d->invdiag));
   PetscCallCUDA(cudaFree(d->coeff));
   PetscCallCUDA(cudaFree(d->invdiagf));
+  PetscCallCUDA(cudaFree(d->diag));
   PetscCall(PetscFree(d));
   *ptr = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -118,17 +127,24 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
     st->device        = d;
     st->devicedestroy = HJCudaStencilDestroy;
   }
-  if (single && !d->constant && (!d->coeff || d->floatstale) && sizeof(PetscScalar) != sizeof(float)) {
+  const PetscBool stale = d->floatstale; /* new values in coef/invdiag: their float copies and diag are out of date */
+  if (single && !d->constant && (!d->coeff || stale) && sizeof(PetscScalar) != sizeof(float)) {
     const long long nd = (long long)d->nlocal * d->dof * d->dof, nc = (long long)d->noff * nd;
 
     if (!d->coeff) {
       PetscCallCUDA(cudaMalloc((void **)&d->coeff, (size_t)nc * sizeof(float)));
       PetscCallCUDA(cudaMalloc((void **)&d->invdiagf, (size_t)nd * sizeof(float)));
     }
-    d->floatstale = PETSC_FALSE;
     PetscCallCUDA(hjcuda::ConvertToFloat(nc, d->coef, d->coeff, stream));
     PetscCallCUDA(hjcuda::ConvertToFloat(nd, d->invdiag, d->invdiagf, stream));
   }
+  if (single && d->dof > 1 && (!d->diag || stale) && sizeof(PetscScalar) != sizeof(float)) { /* the correction form's residual needs D(p) itself */
+    const long long nd = (long long)d->nlocal * d->dof * d->dof;
+
+    if (!d->diag) PetscCallCUDA(cudaMalloc((void **)&d->diag, (size_t)nd * sizeof(PetscScalar)));
+    PetscCallCUDA(hjcuda::InvertBlocks((long long)d->nlocal, (int)d->dof, d->invdiag, d->diag, stream));
+  }
+  if (single) d->floatstale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,8 +201,8 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
                hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
   }
   PetscCheck(L->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", p->W[0], p->W[1], p->W[2], L->smem, L->single ? "float" : "PetscScalar",
-             ly->dof, cu->name, cu->smemoptin, L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
+             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo%s, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", p->W[0], p->W[1], p->W[2], L->smem, L->single ? "float" : "PetscScalar",
+             L->single && ly->dof > 1 ? ", and the tile's residual in float" : "", ly->dof, cu->name, cu->smemoptin, L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
   PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -241,7 +257,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->nthreads = (int)((((npts + L->ppt - 1) / L->ppt) + 31) / 32 * 32);
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
   if (tile) {
-    L->smem = 2 * (size_t)nbuf * (size_t)ly->dof * (L->single ? sizeof(float) : sizeof(PetscScalar));
+    L->smem = hjcuda::TileSharedBytes(nbuf, npts, (int)ly->dof, L->single, L->single ? sizeof(float) : sizeof(PetscScalar));
     PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
   }
 
@@ -257,6 +273,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->invdiag     = d->invdiag;
   L->coeff       = d->coeff;
   L->invdiagf    = d->invdiagf;
+  L->diag        = d->diag;
   for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? st->ccoef[s] : 0;
   L->cst.invdiag = st->cinvdiag;
   L->omega       = (PetscScalar)hj->omega;

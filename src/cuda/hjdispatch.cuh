@@ -67,6 +67,10 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
   }
   for (int s = 0; s < 26; s++) P.cst.c[s] = (S)L.cst.c[s];
   P.cst.invdiag = (S)L.cst.invdiag;
+  P.coefT       = L.coef; /* the correction form's residual (kCorrection) */
+  P.invdiagT    = L.invdiag;
+  P.diagT       = L.diag;
+  P.cstT        = L.cst;
   P.omega       = (S)L.omega;
   P.nlocal      = L.nlocal;
   P.box         = L.box;

@@ -24,6 +24,11 @@ struct TileParams {
   const S          *coef;    /* variable coefficients, [noff][nlocal], in S */
   const S          *invdiag; /* [nlocal], in S */
   ConstStencil<S>   cst;     /* constant coefficients */
+  /* The correction form (S other than T, kCorrection): the residual is formed in T from these */
+  const T          *coefT;    /* the coefficient planes in T (variable coefficients) */
+  const T          *invdiagT; /* the inverse diagonal in T (dof = 1) */
+  const T          *diagT;    /* TileKernelBlock: the diagonal blocks themselves, [nlocal][dof*dof], in T */
+  ConstStencil<T>   cstT;     /* constant coefficients in T */
   S                 omega;
   long long         nlocal;
   Box               box;
@@ -45,6 +50,16 @@ struct ClassicParams {
   Box               box;
   int               xzero;
 };
+
+/* Sub-iterations in a scalar S of lower precision than the global T run in correction form: each cycle forms the
+   residual r = b - A x of the tile's working region once, in T from T's x (halo frozen), iterates the correction
+   delta from zero in S with the halo's correction zero (hj::PointUpdate with b := r, y := delta: step 3 of
+   ALGORITHM.md's cycle for y = x + delta), and writes x + delta in T. Only delta is rounded to S, so the cycle keeps
+   the precision of T's x however large x is; iterating x itself in S would round x to S every cycle and stall a
+   Richardson solve at a residual near S's epsilon times |A| |x| (issue 15). From a zero x (xzero) the residual is b
+   and nothing changes. With S = T the kernels iterate y = x itself as before (no residual pass). */
+template <class T, class S>
+constexpr bool kCorrection = !std::is_same<S, T>::value;
 
 /* Dynamic shared memory, shared by every instantiation (hence untyped). */
 extern __shared__ __align__(16) unsigned char hj_smem[];
@@ -140,7 +155,11 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of ALGORITHM.md "PCApplyTranspose":
   step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged (from y = 0 with a
   zero halo, k sweeps with A_TT^T are B_T^T), and step 4 adds every point of W(T) into y.
-  S = float with T = double is the single-precision inner mode (see hjcuda.cu for what it costs).
+  S = float with T = double is the single-precision inner mode, in correction form (kCorrection): step 1 fills both
+  buffers with zeros (the correction and its frozen halo), step 2 forms each point's residual in T from x in xpad
+  (neighbours through L1/L2, coefficients from the T planes, a rolled loop so that its loads do not take the sweeps'
+  registers) and keeps it in S as the point's right-hand side, step 3 is unchanged, and step 4 writes x + delta in T.
+  (ptxas, sm_90: no instantiation spills; the native ones are unchanged by it, register for register.)
 */
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
 __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T, S> P)
@@ -148,6 +167,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   constexpr int  NOFF   = hj::NumOffsets(DIM, KIND);
   constexpr int  P1     = DIM > 1, P2 = DIM > 2; /* ghost layer in y, z */
   constexpr bool CACHED = VAR && NOFF * PPT * sizeof(S) <= kCachedCoefBytes; /* coefficients in registers */
+  constexpr bool CORR   = kCorrection<T, S>;
   __shared__ hj::Range range[3];
 
   /* 0. this block's tile */
@@ -160,12 +180,16 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   S *const        buf1 = buf0 + nbuf;
 
   /* 1. W(T) + H(T). In padded coordinates the halo starts at w0 - 1 + 1 = w0 in used directions (and w0 = 0 in
-     unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0). */
-  const FastDiv fsx(sx), fsy(sy);
-  if (P.xzero) {
+     unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0): xtile(), buffer coordinates (0, 0, 0).
+     Correction form: zeros (the correction starts from zero, its halo stays zero). */
+  const FastDiv   fsx(sx), fsy(sy);
+  const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1; /* xpad's strides */
+  /* (computed where used: held across the kernel, the pointer costs the native instantiations registers) */
+  auto xtile = [&]() { return P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0)); };
+  if (CORR || P.xzero) {
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
   } else {
-    const T *src = P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0));
+    const T *src = xtile();
 #pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int x, y, z;
@@ -201,7 +225,24 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
         bq[q] = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
-        if constexpr (VAR) {
+        if constexpr (CORR) { /* b := the residual in T, rounded to S */
+          T invd = P.cstT.invdiag;
+          if constexpr (VAR) {
+            invd  = P.invdiagT[u[q]];
+            dq[q] = (S)invd;
+          }
+          if constexpr (CACHED) {
+#pragma unroll
+            for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
+          }
+          if (!P.xzero) {
+            const T *xc = xtile() + ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2));
+            T        r;
+            if constexpr (!VAR) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
+            else r = hj::Residual<DIM, KIND, false>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
+            bq[q] = (S)r;
+          }
+        } else if constexpr (VAR) {
           dq[q] = P.invdiag[u[q]];
           if constexpr (CACHED) {
 #pragma unroll
@@ -238,14 +279,17 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     if (it + 1 < P.k) __syncthreads();
   }
 
-  /* 4. the owned core (transposed: all of W(T), added), from registers (k >= 1) */
+  /* 4. the owned core (transposed: all of W(T), added), from registers (k >= 1); correction form: x + delta */
   const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - P1) + P.y.os2 * (rz.w0 - P2);
 #pragma unroll
   for (int q = 0; q < PPT; q++) {
     if (P.transpose ? off[q] >= 0 : (owned & (1 << q))) {
       int x, y, z; /* buffer coordinates: (i + 1, j + P1, k + P2) */
       Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
-      PutResult(P.y.out + (obase + x + P.y.os1 * y + P.y.os2 * (long long)z), (T)yq[q], P.transpose);
+      T v = (T)yq[q];
+      if constexpr (CORR)
+        if (!P.xzero) v += xtile()[x + xs1 * y + xs2 * z];
+      PutResult(P.y.out + (obase + x + P.y.os1 * y + P.y.os2 * (long long)z), v, P.transpose);
     }
   }
 }
@@ -276,10 +320,13 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     values; up and down come from src every sweep (they are the neighbouring strips' last/first points).
   - b, the inverse diagonal and (variable coefficients) the 4 coefficients of each point stay in registers.
   Every update calls hj::PointUpdate<2, hj::STAR> with the neighbours -x, +x, -y, +y from registers.
+  S other than T: the correction form of TileKernel (kCorrection): zero buffers and registers, b := each point's
+  residual formed in T from xpad (step 2), x + delta written in T (step 4).
 */
 template <bool VAR, class T, class S, int R>
 __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKernelStrip2D(const TileParams<T, S> P)
 {
+  constexpr bool CORR = kCorrection<T, S>;
   __shared__ hj::Range range[2];
 
   /* 0. this block's tile */
@@ -290,12 +337,14 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   S *const        buf0 = reinterpret_cast<S *>(hj_smem);
   S *const        buf1 = buf0 + nbuf;
 
-  /* 1. W(T) + H(T) into both buffers (as TileKernel; the padded box to copy starts at (rx.w0, ry.w0)) */
-  if (P.xzero) {
+  /* 1. W(T) + H(T) into both buffers (as TileKernel; the padded box to copy starts at (rx.w0, ry.w0): xsrc); zeros
+     in correction form */
+  const T *const xsrc = P.xpad + (rx.w0 + P.box.ext0 * ry.w0);
+  if (CORR || P.xzero) {
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
   } else {
     const FastDiv fsx(sx);
-    const T      *src = P.xpad + (rx.w0 + P.box.ext0 * ry.w0);
+    const T      *src = xsrc;
 #pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int       x;
@@ -325,7 +374,19 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
       if (q < r) {
         const long long u = ubase + P.box.xm0 * q;
         bq[q]             = (S)P.b[u];
-        if constexpr (VAR) {
+        if constexpr (CORR) { /* b := the residual in T, rounded to S; the S coefficients from the T ones */
+          T invd = P.cstT.invdiag, c[4];
+          if constexpr (VAR) {
+            dq[q] = (S)(invd = P.invdiagT[u]);
+#pragma unroll
+            for (int s = 0; s < 4; s++) cq[s][q] = (S)(c[s] = P.coefT[s * P.nlocal + u]);
+          }
+          if (!P.xzero) {
+            const T *xc = xsrc + ((i + 1) + P.box.ext0 * (j0 + q + 1));
+            if constexpr (VAR) bq[q] = (S)hj::Residual<2, hj::STAR>(xc, P.box.ext0, 0, P.b[u], T(1) / invd, [&](int s) { return c[s]; });
+            else bq[q] = (S)hj::Residual<2, hj::STAR>(xc, P.box.ext0, 0, P.b[u], T(1) / invd, ConstCoef<T>{P.cstT.c});
+          }
+        } else if constexpr (VAR) {
           dq[q] = P.invdiag[u];
 #pragma unroll
           for (int s = 0; s < 4; s++) cq[s][q] = P.coef[s * P.nlocal + u];
@@ -377,13 +438,20 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
     if (it + 1 < P.k) __syncthreads();
   }
 
-  /* 4. the owned core, from registers (k >= 1): consecutive threads write consecutive points of a row */
+  /* 4. the owned core, from registers (k >= 1): consecutive threads write consecutive points of a row; correction
+     form: x + delta */
   const int ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0);
   if (r > 0 && i >= ox0 && i < ox1) {
     T *const out = P.y.out + (P.y.obase + rx.w0 + i + P.y.os1 * (ry.w0 + j0));
 #pragma unroll
-    for (int q = 0; q < R; q++)
-      if (q < r && j0 + q >= oy0 && j0 + q < oy1) out[P.y.os1 * q] = (T)v[q + 1];
+    for (int q = 0; q < R; q++) {
+      if (q < r && j0 + q >= oy0 && j0 + q < oy1) {
+        T val = (T)v[q + 1];
+        if constexpr (CORR)
+          if (!P.xzero) val += xsrc[(i + 1) + P.box.ext0 * (j0 + q + 1)];
+        out[P.y.os1 * q] = val;
+      }
+    }
   }
 }
 

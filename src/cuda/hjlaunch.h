@@ -60,7 +60,8 @@ struct Launch {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
   int          dof;       /* fields per point: 1 (TileLauncher, ClassicLauncher) or 2..kBlockMaxDof (BlockLauncher) */
   bool         var;       /* variable coefficients (else cst) */
-  bool         single;    /* tile kernel: sub-iterations in float (coeff, invdiagf must be set when var) */
+  bool         single;    /* tile kernel: sub-iterations in float, in correction form (coeff, invdiagf must be set when
+                             var, and diag when dof > 1) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
   int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
@@ -72,6 +73,7 @@ struct Launch {
   Output<T>    y;
   const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal]; dof > 1: [noff][nlocal][dof*dof], [nlocal][dof*dof] */
   const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */
+  const T     *diag;               /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
   ConstStencil<T> cst;
   T            omega;
   long long    nlocal;
@@ -107,4 +109,14 @@ cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaS
 /* to[0..n) <- (float)from[0..n) */
 template <class T>
 cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t stream);
+/* out <- the inverses of the n dof x dof row-major blocks of in (2 <= dof <= kBlockMaxDof) */
+template <class T>
+cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t stream);
+/* Dynamic shared memory of a tile kernel per block: two buffers of nbuf points (the largest working region plus its
+   halo) of dof values in the sub-iterations' scalar (ssize bytes), and for the point-block kernel in correction form
+   (single with dof > 1) the sweeps' right-hand side of the npts points of the working region, in float. */
+constexpr size_t TileSharedBytes(long long nbuf, long long npts, int dof, bool single, size_t ssize)
+{
+  return 2 * (size_t)nbuf * (size_t)dof * ssize + (single && dof > 1 ? (size_t)npts * (size_t)dof * sizeof(float) : 0);
+}
 } // namespace hjcuda

@@ -56,20 +56,49 @@ HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
   return r;
 }
 
-/* One damped Jacobi update of one point, from its neighbours' values:
-     y(p) + w * (b(p) - sum_s a_s(p) y(p+s) - d(p) y(p)) / d(p)
-   yn(s) returns the value at offset s (hj::Offset order), y the value at the point, a(s) the coefficient of offset s.
-   This is the one place the formula is written: the pointer form below and every kernel end here. */
-template <int DIM, int KIND, class T, class Nbr, class Coef>
-HJ_HD T PointUpdate(const Nbr &yn, T y, T b, T invd, T omega, const Coef &a)
+/* sum_s a_s(p) y(p+s): the off-diagonal part of row p applied to the neighbours' values (yn(s): hj::Offset order).
+   UNROLL = false keeps the loop rolled on the GPU: for a sum computed once per cycle (Residual) from global memory,
+   unrolled, all 2 x 26 loads of a 3D box would be hoisted and cost the sweeps their registers. */
+template <int DIM, int KIND, class T, bool UNROLL = true, class Nbr, class Coef>
+HJ_HD T OffDiagonalSum(const Nbr &yn, const Coef &a)
 {
   constexpr int n   = NumOffsets(DIM, KIND);
   T             sum = 0;
+  if constexpr (UNROLL) {
 #if defined(__CUDA_ARCH__)
   #pragma unroll
 #endif
-  for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+    for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+  } else {
+#if defined(__CUDA_ARCH__)
+  #pragma unroll 1
+#endif
+    for (int s = 0; s < n; s++) sum += a(s) * yn(s);
+  }
+  return sum;
+}
+
+/* One damped Jacobi update of one point, from its neighbours' values:
+     y(p) + w * (b(p) - sum_s a_s(p) y(p+s) - d(p) y(p)) / d(p)
+   yn(s) returns the value at offset s (hj::Offset order), y the value at the point, a(s) the coefficient of offset s.
+   This is the one place the formula is written: the pointer form below and every kernel end here. The correction
+   form of a cycle (CUDA single inner precision) runs this same update with b := the residual r of Residual() below
+   and y := the correction, whose halo values are zero. */
+template <int DIM, int KIND, class T, class Nbr, class Coef>
+HJ_HD T PointUpdate(const Nbr &yn, T y, T b, T invd, T omega, const Coef &a)
+{
+  const T sum = OffDiagonalSum<DIM, KIND, T>(yn, a);
   return y + omega * ((b - sum) * invd - y);
+}
+
+/* The residual of one point, b(p) - sum_s a_s(p) y(p+s) - d(p) y(p), with the diagonal d = d(p) itself (not its
+   inverse). The correction form of a cycle computes it once per cycle in PetscScalar before its sweeps. UNROLL as in
+   OffDiagonalSum (false for coefficients read from global memory, true for coefficients in registers or parameters,
+   which a rolled loop would move to local memory). */
+template <int DIM, int KIND, bool UNROLL = true, class T, class Nbr, class Coef>
+HJ_HD T Residual(const Nbr &yn, T y, T b, T d, const Coef &a)
+{
+  return b - OffDiagonalSum<DIM, KIND, T, UNROLL>(yn, a) - d * y;
 }
 
 /* The neighbours of the point at yc in an array with strides (1, sy, sz). */
@@ -89,6 +118,28 @@ HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omeg
   return PointUpdate<DIM, KIND>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, invd, omega, a);
 }
 
+/* The residual of the point at yc (array with strides (1, sy, sz)), d its diagonal: Residual() above. */
+template <int DIM, int KIND, bool UNROLL = true, class T, class Coef>
+HJ_HD T Residual(const T *yc, long long sy, long long sz, T b, T d, const Coef &a)
+{
+  return Residual<DIM, KIND, UNROLL>(StridedNeighbours<DIM, KIND, T>{yc, sy, sz}, yc[0], b, d, a);
+}
+
+/* r = b(p) - sum_s A_s(p) y(p+s) for the point at yc (layout of BlockPointUpdate below; A_s(p) = a(s), row-major
+   DOF x DOF blocks): the block form of b - OffDiagonalSum(), shared by BlockPointUpdate and BlockResidual. */
+template <int DIM, int KIND, int DOF, class T, class Coef>
+HJ_HD void BlockOffDiagonalResidual(const T *yc, long long sy, long long sz, const T *b, const Coef &a, T *r)
+{
+  constexpr int n = NumOffsets(DIM, KIND);
+  for (int i = 0; i < DOF; i++) r[i] = b[i];
+  for (int s = 0; s < n; s++) {
+    const T *ys = yc + DOF * (Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2));
+    const T *as = a(s);
+    for (int i = 0; i < DOF; i++)
+      for (int j = 0; j < DOF; j++) r[i] -= as[i * DOF + j] * ys[j];
+  }
+}
+
 /* The point-block update (dof = DOF > 1 fields per point, ALGORITHM.md "Operator"): y(p) is the vector of the DOF
    values of the point, a_s(p) and d(p) are DOF x DOF blocks and the division is a block solve, by the inverse of d(p):
      y(p) + w * (Dinv(p) (b(p) - sum_s A_s(p) y(p+s)) - y(p))
@@ -99,19 +150,22 @@ HJ_HD T PointUpdate(const T *yc, long long sy, long long sz, T b, T invd, T omeg
 template <int DIM, int KIND, int DOF, class T, class Coef>
 HJ_HD void BlockPointUpdate(const T *yc, long long sy, long long sz, const T *b, const T *invd, T omega, const Coef &a, T *out)
 {
-  constexpr int n = NumOffsets(DIM, KIND);
-  T             r[DOF];
-  for (int i = 0; i < DOF; i++) r[i] = b[i];
-  for (int s = 0; s < n; s++) {
-    const T *ys = yc + DOF * (Offset(DIM, KIND, s, 0) + sy * Offset(DIM, KIND, s, 1) + sz * Offset(DIM, KIND, s, 2));
-    const T *as = a(s);
-    for (int i = 0; i < DOF; i++)
-      for (int j = 0; j < DOF; j++) r[i] -= as[i * DOF + j] * ys[j];
-  }
+  T r[DOF];
+  BlockOffDiagonalResidual<DIM, KIND, DOF>(yc, sy, sz, b, a, r);
   for (int i = 0; i < DOF; i++) {
     T z = 0;
     for (int j = 0; j < DOF; j++) z += invd[i * DOF + j] * r[j];
     out[i] = yc[i] + omega * (z - yc[i]);
   }
+}
+
+/* The residual of the point at yc, out = b(p) - sum_s A_s(p) y(p+s) - D(p) y(p), with the diagonal block d = D(p)
+   itself (row-major DOF x DOF, not its inverse): the block form of Residual(), for the correction form of a cycle. */
+template <int DIM, int KIND, int DOF, class T, class Coef>
+HJ_HD void BlockResidual(const T *yc, long long sy, long long sz, const T *b, const T *d, const Coef &a, T *out)
+{
+  BlockOffDiagonalResidual<DIM, KIND, DOF>(yc, sy, sz, b, a, out);
+  for (int i = 0; i < DOF; i++)
+    for (int j = 0; j < DOF; j++) out[i] -= d[i * DOF + j] * yc[j];
 }
 } // namespace hj
