@@ -1,6 +1,8 @@
 # bench/gpu.sh part "sanitize": compute-sanitizer memcheck and racecheck on CUDA cases (tile kernel 2D/3D, star/box,
 # variable/constant, clipped edge tiles, classic k = 1, the register-strip kernel with partial strips, the point-block
-# kernel (dof 3 and 4, single inner precision), the rows kernel (no y couplings)). Sourced by bench/gpu.sh.
+# kernel (dof 3 and 4, single inner precision), the rows kernel (no y couplings), single precision in correction form
+# (registers, 3D shared)); every case also runs the device extraction and PCApplyTranspose's transposed tile kernel.
+# Sourced by bench/gpu.sh.
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 TR=$B/test/test_reference
 CUB="-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"
