@@ -2,7 +2,8 @@
 # variable/constant, clipped edge tiles, classic k = 1, the register-strip kernel with partial strips, the point-block
 # kernel (dof 3 and 4, single inner precision), the rows kernel (no y couplings), single precision in correction form
 # (registers, 3D shared)); every case also runs the device extraction and PCApplyTranspose's transposed tile kernel.
-# Sourced by bench/gpu.sh.
+# cuSPARSE's own kernels (PETSc's MatMult/MatMultTranspose) are excluded: racecheck reports hazards inside
+# cusparse::csrmv_v3_kernel (run 3 of the H100 results), which are not ours to fix. Sourced by bench/gpu.sh.
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
 TR=$B/test/test_reference
 CUB="-dm_vec_type cuda -dm_mat_type aijcusparse -pc_hjacobi_backend cuda"
@@ -24,7 +25,7 @@ else
   for c in "${cases[@]}"; do
     for tool in memcheck racecheck; do
       i=$((i + 1))
-      if timeout 60 $CS --tool $tool --error-exitcode 99 $TR $CUB $c >"$OUT/sanitize-$tool-$i.log" 2>&1 && grep -q "ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards" "$OUT/sanitize-$tool-$i.log"; then
+      if timeout 60 $CS --tool $tool --kernel-name-exclude kns=cusparse --error-exitcode 99 $TR $CUB $c >"$OUT/sanitize-$tool-$i.log" 2>&1 && grep -q "ERROR SUMMARY: 0 errors\|RACECHECK SUMMARY: 0 hazards" "$OUT/sanitize-$tool-$i.log"; then
         log "PASS sanitize $tool: $c ($(grep -hoE '(ERROR|RACECHECK) SUMMARY: [^$]*' "$OUT/sanitize-$tool-$i.log" | head -1))"
       else
         log "FAIL sanitize $tool: $c"; tail -20 "$OUT/sanitize-$tool-$i.log"; fails=$((fails + 1))

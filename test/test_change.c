@@ -32,12 +32,12 @@ static PetscErrorCode Check(PC pc, HJProblem *p, Mat A, const char *what)
   PetscCall(HJGatherMatrix(A, PETSC_FALSE, &csr));
   PetscCall(HJGatherVec(b, &bf));
   PetscCall(HJGatherVec(x0, &x0f));
-  PetscCall(PetscCalloc1(p->N, &ref));
+  PetscCall(PetscCalloc1(p->N * p->dof, &ref));
   PetscCall(HJRefCycles(p, &csr, &par, bf, ref, par.c));
   PetscCall(HJCompareRef(y, ref, &rel));
   PetscCall(VecCopy(x0, y));
   PetscCall(PCApplyRichardson(pc, b, y, x0, 0, 0, 0, 2, PETSC_FALSE, &outits, &reason));
-  PetscCall(PetscArraycpy(ref, x0f, p->N));
+  PetscCall(PetscArraycpy(ref, x0f, p->N * p->dof));
   PetscCall(HJRefCycles(p, &csr, &par, bf, ref, 2 * par.c));
   PetscCall(HJCompareRef(y, ref, &rel2));
   PetscCall(HJReport(p->comm, what, PetscMax(rel, rel2), tol, PETSC_TRUE, &nchecks, &nfail));
