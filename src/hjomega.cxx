@@ -17,6 +17,7 @@
    approximation of A^{-1} whatever omega is, and the PC falls back to PCJACOBI/PCPBJACOBI: k = 1, omega = 1. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petscksp.h>
+#include <petschjacobi/private/hjhash.hpp>
 #if defined(HJACOBI_WITH_CUDA)
   #include "cuda/hjcudastencil.h"
 #endif
@@ -24,16 +25,6 @@
 #define HJ_OMEGA_RHO   0.9  /* the contraction asked of the high-frequency Ritz values */
 #define HJ_OMEGA_SAFE  1.1  /* lambda_max inflation (PETSc's Chebyshev: 1.1) */
 #define HJ_OMEGA_ZERO  1e-6 /* |theta| below this times the largest |theta|: the null space of a singular operator */
-
-/* a value in (-1, 1) from a 64-bit index (splitmix64): the start vector, independent of the rank count */
-static PetscReal HashUnit(unsigned long long i)
-{
-  unsigned long long z = i + 0x9e3779b97f4a7c15ULL;
-  z                    = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z                    = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  z                    = z ^ (z >> 31);
-  return 2.0 * (PetscReal)(z >> 11) / 9007199254740992.0 - 1.0;
-}
 
 /* dof > 1: D^{-1} as a block-diagonal matrix of the Pmat's family, from the extracted inverse blocks (host or device) */
 static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
@@ -73,23 +64,30 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) */
+/* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) (hjhash.hpp), written where the
+   vector lives (a kernel for CUDA vectors: no host loop over the grid, no upload) */
 static PetscErrorCode FillStart(PC pc, Vec v)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   const HJLayout *L  = &hj->layout;
   PetscScalar    *a;
+  PetscMemType    mt;
   PetscInt        u = 0;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayWrite(v, &a));
-  for (PetscInt k = 0; k < L->xm[2]; k++)
-    for (PetscInt j = 0; j < L->xm[1]; j++)
-      for (PetscInt i = 0; i < L->xm[0]; i++, u++) {
-        const unsigned long long nat = (unsigned long long)(L->xs[0] + i) + (unsigned long long)L->M[0] * ((unsigned long long)(L->xs[1] + j) + (unsigned long long)L->M[1] * (unsigned long long)(L->xs[2] + k));
-        for (PetscInt c = 0; c < L->dof; c++) a[L->dof * u + c] = HashUnit(nat * (unsigned long long)L->dof + (unsigned long long)c);
-      }
-  PetscCall(VecRestoreArrayWrite(v, &a));
+  PetscCall(VecGetArrayWriteAndMemType(v, &a, &mt));
+  if (PetscMemTypeDevice(mt)) {
+#if defined(HJACOBI_WITH_CUDA)
+    PetscCall(HJCudaFillStart(L, a));
+#else
+    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "A device vector in a build without CUDA");
+#endif
+  } else
+    for (PetscInt k = 0; k < L->xm[2]; k++)
+      for (PetscInt j = 0; j < L->xm[1]; j++)
+        for (PetscInt i = 0; i < L->xm[0]; i++, u++)
+          for (PetscInt c = 0; c < L->dof; c++) a[L->dof * u + c] = hj::StartValue(L->xs[0], L->xs[1], L->xs[2], i, j, k, L->M[0], L->M[1], (int)L->dof, (int)c);
+  PetscCall(VecRestoreArrayWriteAndMemType(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

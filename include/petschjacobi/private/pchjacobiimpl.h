@@ -186,6 +186,7 @@ PETSC_INTERN PetscErrorCode     HJHostDataDestroy(void **hostdata);
 PETSC_INTERN PetscErrorCode     HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
 #if defined(PETSC_HAVE_CUDA)
 PETSC_INTERN const HJBackendOps HJBackendCUDA;
+PETSC_INTERN PetscErrorCode     HJCudaFillStart(const HJLayout *, PetscScalar *); /* hjhashfill.cu: the omega estimate's start vector */
 PETSC_INTERN PetscErrorCode     HJCudaStencilTranspose(const HJLayout *, HJStencil *, HJStencil *);
 PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
 PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
