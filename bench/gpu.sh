@@ -11,6 +11,7 @@
 #   sanitize   compute-sanitizer memcheck and racecheck on CUDA cases
 #   tutorials  PETSc ex45 / ex50 on the GPU with hjacobi, iteration counts against the host backend
 #   roofline   B5;  paper: B1, B2;  mg: B3, B4;  levels: PCMG time per level;  tuning: fp32 inner sweeps and 64 x 64 tiles (bench/TUNING.md)
+#   defaults   issue 12/15: B3 with the automatic omega against fixed ones, B4 fp64 and fp32 (correction form), setup profile
 #   setup      B7 and B3 one-shot: PCHJacobiExtract (full, value-only) vs MatMult; ex45 257^3 and SNES ex19 one-shot -log_view
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
