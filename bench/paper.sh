@@ -39,7 +39,8 @@
 #          cycle, its tile the fastest per cycle of 32, 64 (2D) or 32, 128, 512 (1D); its count the computed one (as
 #          classic's: exact arithmetic's), its time per cycle measured over 20000 cycles; every row gets its speedup
 #          over it too (CSV speedup_vs_classic_fp32). -validate_n 512 measures the fp32 classic count on 512 x 512
-#          (1D: 16 copies of 512) against the computed one, and checks the fp64 counts as b1 does.
+#          (1D: 16 copies of 512; ~100k and ~84k cycles, a few seconds with stock PETSc's own count) against the
+#          computed one, and checks the fp64 counts as b1 does.
 #   b2     tile 32 (32 x 1): k in {4,8,16,32,64} x o in {0,2,4,8,12} (the paper's Table 2 optima: o = 2..12).
 #   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single, with its classic fp32 row), on 1024
 #          and on 4096 copies
