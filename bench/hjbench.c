@@ -1,4 +1,5 @@
 #include "hjbench.h"
+#include <string.h>
 #include <time.h>
 #if defined(PETSC_HAVE_CUDA) && defined(HJBENCH_HAVE_CUDART)
   #include <cuda_runtime_api.h>
@@ -126,6 +127,7 @@ PetscErrorCode HJBenchCSVOpen(MPI_Comm comm, const char *path, const char *heade
 {
   PetscMPIInt rank;
   long        size = 0;
+  int         same = 1;
   char        when[64];
   time_t      now = time(NULL);
 
@@ -133,11 +135,22 @@ PetscErrorCode HJBenchCSVOpen(MPI_Comm comm, const char *path, const char *heade
   *fp = NULL;
   PetscCallMPI(MPI_Comm_rank(comm, &rank));
   if (rank || !path || !path[0]) PetscFunctionReturn(PETSC_SUCCESS);
+  { /* the header again when the file's differs (an older driver's): summary.py reads the rows after a header by it */
+    FILE *old = fopen(path, "r");
+    if (old) {
+      char first[1024] = "";
+      if (fgets(first, sizeof(first), old)) {
+        first[strcspn(first, "\r\n")] = 0;
+        same = strcmp(first, header) == 0;
+      }
+      fclose(old);
+    }
+  }
   *fp = fopen(path, "a");
   PetscCheck(*fp, PETSC_COMM_SELF, PETSC_ERR_FILE_OPEN, "hjbench: cannot open %s for appending", path);
   fseek(*fp, 0, SEEK_END);
   size = ftell(*fp);
-  if (size <= 0) fprintf(*fp, "%s\n", header);
+  if (size <= 0 || !same) fprintf(*fp, "%s\n", header);
   strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", localtime(&now));
   fprintf(*fp, "# command:");
   for (int i = 0; i < argc; i++) fprintf(*fp, " %s", argv[i]);

@@ -15,6 +15,8 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
                            "  -classic_time_cycles <20000>   cycles timed for classic's time per cycle with -classic_count exact\n"
                            "  -stock <true> -stock_its <1000> -stock_verify_max <20000>   stock PETSc baseline\n"
                            "  -validate_n <0>    also check measured = stock = computed classic counts on an n x n problem [0: off]\n"
+                           "  -classic_fp32 <true with -pc_hjacobi_inner_precision single>   also time classic Jacobi in fp32 (row classic_fp32)\n"
+                           "  -classic_fp32_tiles <2d: 32,64; 1d: 32,128,512>   tiles tried for it (the fastest per cycle is kept)\n"
                            "  -csv <file>        append CSV rows (header if the file is new)\n"
                            "The hjacobi KSP reads the usual options (-pc_hjacobi_backend, -pc_hjacobi_omega, ...); the stock KSP has prefix stock_.\n";
 
@@ -35,6 +37,20 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
        KSPConvergedDefaultSetUIRNorm) and must equal classic's.
    Classic's count: measured as in (a); -classic_count check also computes it exactly (ExactClassicCount) and compares;
    -classic_count exact only computes it and times classic over -classic_time_cycles cycles (time per cycle x count).
+   (d) classic fp32 (with -pc_hjacobi_inner_precision single; BENCHMARKS.md B1: "also report an fp32 classic sweep, so
+       that the gain of the method and the gain of the precision can be told apart"): classic's fused sweep always runs
+       in PetscScalar, so a second hjacobi KSP runs k = 1 on the tile kernel (-pc_hjacobi_cuda_tile_kernel), which with
+       single inner precision sweeps the correction in fp32 (x kept in fp64): one cycle = one damped Jacobi sweep
+       rounded to fp32, whatever the tile (ALGORITHM.md). Its tile is the fastest per cycle of -classic_fp32_tiles
+       (each timed as classic is with -classic_count exact: median of -reps runs of min(-classic_time_cycles, classic's
+       count) cycles). Its count: with -classic_count exact the computed one (exact arithmetic's, fp64 classic's too):
+       the fp32 rounding is relative to each cycle's correction, i.e. to the residual, not to x, so it should move the
+       count by a few cycles at most, and measuring it would cost what measuring fp64 classic's would (the reason for
+       `exact`); -validate_n measures the fp32 count against the computed one on its smaller problem. Otherwise the
+       count is measured as in (a) (check: and compared with fp64 classic's and the computed one). 10 cycles of it
+       from x0 = 1 are compared with 10 of fp64 classic: their difference relative to the change of x is ~1e-8 for
+       fp32 sweeps and ~1e-16 (or 0) for fp64 ones; at most 1e-12 marks the row with a WARNING (not fp32). Every
+       row gets a third speedup, over this row (CSV column speedup_vs_classic_fp32).
    The right-hand side: -rhs one is BENCHMARKS.md's b = 1; -rhs paper is b = h^2 = 1/(n+1)^2, the system the paper
    solved (its update x = (b dx^2 + neighbours)/d with b = 1; see paper.sh for the evidence). */
 #include "hjbench.h"
@@ -84,7 +100,7 @@ typedef struct {
   PetscInt    cycles;
   double      time, tpc;
   PetscInt    reps;
-  char        how[160];
+  char        how[320];
 } Row;
 
 typedef struct {
@@ -92,6 +108,7 @@ typedef struct {
   const char   *mode, *rhs;
   char          inner[16]; /* -pc_hjacobi_inner_precision: native (PetscScalar) or single sub-iterations */
   PetscInt      nx, ny;
+  PetscBool     fp32c; /* a classic_fp32 row is measured: print its speedup column */
   HJBenchDevice dev;
 } Output;
 
@@ -174,6 +191,23 @@ static PetscErrorCode HJKSPCreate(Problem *P, KSP *ksp)
   PetscCall(NoNormSetup(*ksp));
   PetscCall(KSPMonitorCancel(*ksp)); /* the fast path needs no monitors, scale 1 and KSPConvergedSkip/Default */
   PetscCall(KSPRichardsonSetScale(*ksp, 1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* classic Jacobi in fp32 ((d) above): an hjacobi KSP as HJKSPCreate's, with -pc_hjacobi_cuda_tile_kernel set while it
+   reads the options (and restored after), so that k = 1 runs the tile kernel, in fp32 under
+   -pc_hjacobi_inner_precision single. The KSPs read their options only here: the other KSP keeps the fused sweep. */
+static PetscErrorCode HJKSPCreateClassicFP32(Problem *P, KSP *ksp)
+{
+  char      old[64] = "";
+  PetscBool had;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_hjacobi_cuda_tile_kernel", old, sizeof(old), &had));
+  PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_cuda_tile_kernel", "true"));
+  PetscCall(HJKSPCreate(P, ksp));
+  if (had) PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_cuda_tile_kernel", old[0] ? old : NULL));
+  else PetscCall(PetscOptionsClearValue(NULL, "-pc_hjacobi_cuda_tile_kernel"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,32 +435,37 @@ static PetscErrorCode SetParams(PC pc, PetscInt tx, PetscInt ty, PetscInt k, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char CSVHeader[] = "gpu,commit,mode,N,method,tile,k,overlap,cycles,time_s,time_per_cycle_s,speedup_vs_classic,speedup_vs_stock,reps,cycles_how,rhs,ny,inner";
+/* speedup_vs_classic_fp32 (last, so that older readers' column numbers hold): over the classic_fp32 row of the same run,
+   nan without one */
+static const char CSVHeader[] = "gpu,commit,mode,N,method,tile,k,overlap,cycles,time_s,time_per_cycle_s,speedup_vs_classic,speedup_vs_stock,reps,cycles_how,rhs,ny,inner,speedup_vs_classic_fp32";
 
-static PetscErrorCode EmitRow(MPI_Comm comm, const Output *out, const Row *r, double tclassic, double tstock)
+/* tclassic, tstock, tclassic32: the baselines' times (<= 0 or nan: none) */
+static PetscErrorCode EmitRow(MPI_Comm comm, const Output *out, const Row *r, double tclassic, double tstock, double tclassic32)
 {
-  char   tile[32];
-  double spc = (r->time > 0 && tclassic > 0) ? tclassic / r->time : NAN, sps = (r->time > 0 && tstock > 0) ? tstock / r->time : NAN;
+  char   tile[32], x32[16] = "";
+  double spc = (r->time > 0 && tclassic > 0) ? tclassic / r->time : NAN, sps = (r->time > 0 && tstock > 0) ? tstock / r->time : NAN, sp32 = (r->time > 0 && tclassic32 > 0) ? tclassic32 / r->time : NAN;
 
   PetscFunctionBeginUser;
   if (r->tx > 0) PetscCall(PetscSNPrintf(tile, sizeof(tile), "%" PetscInt_FMT "x%" PetscInt_FMT, r->tx, r->ty));
   else PetscCall(PetscStrncpy(tile, "-", sizeof(tile)));
-  PetscCall(PetscPrintf(comm, "%-12s %-7s %4" PetscInt_FMT " %3" PetscInt_FMT " %10" PetscInt_FMT " %11.4e %11.4e %8.3f %8.3f %3" PetscInt_FMT "  %s\n", r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how));
+  if (out->fp32c) PetscCall(PetscSNPrintf(x32, sizeof(x32), " %8.3f", sp32));
+  PetscCall(PetscPrintf(comm, "%-12s %-7s %4" PetscInt_FMT " %3" PetscInt_FMT " %10" PetscInt_FMT " %11.4e %11.4e %8.3f%s %8.3f %3" PetscInt_FMT "  %s\n", r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, x32, sps, r->reps, r->how));
   if (out->csv) {
-    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%s\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how, out->rhs, out->ny, out->inner);
+    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%s,%.4f\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how, out->rhs, out->ny, out->inner, sp32);
     fflush(out->csv);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PrintTableHeader(MPI_Comm comm)
+static PetscErrorCode PrintTableHeader(MPI_Comm comm, const Output *out)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(comm, "%-12s %-7s %4s %3s %10s %11s %11s %8s %8s %3s  %s\n", "method", "tile", "k", "o", "cycles", "time[s]", "t/cycle[s]", "xclassic", "xstock", "rep", "how the count was found"));
+  PetscCall(PetscPrintf(comm, "%-12s %-7s %4s %3s %10s %11s %11s %8s%s %8s %3s  %s\n", "method", "tile", "k", "o", "cycles", "time[s]", "t/cycle[s]", "xclassic", out->fp32c ? " xcl_fp32" : "", "xstock", "rep", "how the count was found"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* classic's count three ways on a small problem: measured (hjacobi k = 1), stock PETSc's own, computed */
+/* classic's count three ways on a small problem: measured (hjacobi k = 1), stock PETSc's own, computed; with
+   out->fp32c also classic fp32's measured count against them (not part of OK/MISMATCH: fp32 rounding may move it) */
 static PetscErrorCode Validate(MPI_Comm comm, PetscInt n0, PetscBool oned, RhsKind rhs, const Settings *S0, PetscReal omega, const Output *out)
 {
   Problem      Q;
@@ -453,7 +492,23 @@ static PetscErrorCode Validate(MPI_Comm comm, PetscInt n0, PetscBool oned, RhsKi
   row.cycles = measured;
   PetscCall(PetscSNPrintf(row.how, sizeof(row.how), "N=%" PetscInt_FMT " measured=%" PetscInt_FMT " stock=%" PetscInt_FMT " computed=%" PetscInt_FMT " %s", n0, measured, stock, exact, (measured == stock && stock == exact) ? "OK" : "MISMATCH"));
   PetscCall(PetscPrintf(comm, "count check on %" PetscInt_FMT " x %" PetscInt_FMT ": classic (hjacobi k=1) %" PetscInt_FMT ", stock KSPRICHARDSON+PCJACOBI %" PetscInt_FMT ", computed in the sine basis %" PetscInt_FMT ": %s\n", Q.nx, Q.ny, measured, stock, exact, (measured == stock && stock == exact) ? "OK" : "MISMATCH"));
-  PetscCall(EmitRow(comm, out, &row, NAN, NAN)); /* under the main problem's N; the checked size is in `how` */
+  if (out->fp32c) { /* classic fp32's count, measured: how far fp32 sweeps move it from exact arithmetic's */
+    KSP      k32;
+    PC       pc32;
+    PetscInt m32 = -1, ran32;
+    size_t   len;
+    PetscCall(HJKSPCreateClassicFP32(&Q, &k32));
+    PetscCall(KSPGetPC(k32, &pc32));
+    PetscCall(SetParams(pc32, 32, oned ? 1 : 32, 1, 0, oned, &serr));
+    PetscCall(serr);
+    PetscCall(CountCycles(k32, &Q, &S, 2 * exact + 1000, &m32, &ran32, &secs, &st));
+    if (st != SEARCH_OK) m32 = -1;
+    PetscCall(PetscStrlen(row.how, &len));
+    PetscCall(PetscSNPrintf(row.how + len, sizeof(row.how) - len, "; classic_fp32 measured=%" PetscInt_FMT " (%s%+" PetscInt_FMT " cycles vs computed)", m32, m32 == exact ? "equal: " : "", m32 - exact));
+    PetscCall(PetscPrintf(comm, "count check on %" PetscInt_FMT " x %" PetscInt_FMT ": classic fp32 (tile kernel k=1 in single) %" PetscInt_FMT " (%+" PetscInt_FMT " against the computed count%s)\n", Q.nx, Q.ny, m32, m32 - exact, st == SEARCH_OK ? "" : "; the search did not converge"));
+    PetscCall(KSPDestroy(&k32));
+  }
+  PetscCall(EmitRow(comm, out, &row, NAN, NAN, NAN)); /* under the main problem's N; the checked size is in `how` */
   PetscCall(KSPDestroy(&ksp));
   PetscCall(ProblemDestroy(&Q));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -482,8 +537,9 @@ int main(int argc, char **argv)
   double         tstart;
   PetscInt       nx = 1024, ny = -1, reps = 5, warmup = 50, stock_its = 1000, stock_verify_max = 20000, classic_time_cycles = 20000, validate_n = 0, maxc = -1;
   PetscInt       klist[64] = {1, 4, 8, 16, 32, 64, 128}, nk = 7, olist[64] = {0, 2, 4, 6, 8, 12, 16}, no = 7, ntiles = 16, nconf = 0, nconfstr = 256, nextra = 64;
-  char          *tilestr[16], *confstr[256], *extrastr[64], csvpath[PETSC_MAX_PATH_LEN] = "", modestr[8] = "2d";
-  PetscBool      oned, stock = PETSC_TRUE, flg, hasconf;
+  char          *tilestr[16], *confstr[256], *extrastr[64], *f32str[16], csvpath[PETSC_MAX_PATH_LEN] = "", modestr[8] = "2d", inner[16] = "native";
+  PetscInt       nf32 = 16;
+  PetscBool      oned, stock = PETSC_TRUE, flg, hasconf, single, fp32c;
   PetscReal      max_seconds = 0, omega = 1.0;
   ClassicCount   ccmode = CLASSIC_CHECK;
   RhsKind        rhs    = RHS_ONE;
@@ -494,6 +550,7 @@ int main(int argc, char **argv)
   Output         out;
   Config        *conf;
   Row            rc = {"classic", 0, 0, 1, 0, -1, NAN, NAN, 0, ""}, rs = {"stock", 0, 0, 1, 0, -1, NAN, NAN, 0, ""}, best = {NULL, 0, 0, 0, 0, -1, NAN, NAN, 0, ""};
+  Row            rf = {"classic_fp32", 0, 0, 1, 0, -1, NAN, NAN, 0, ""};
   PetscErrorCode serr;
   PetscInt       classic_exact = -1;
   VecType        vt;
@@ -506,6 +563,9 @@ int main(int argc, char **argv)
   comm   = PETSC_COMM_WORLD;
   tstart = MPI_Wtime();
 
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_hjacobi_inner_precision", inner, sizeof(inner), NULL));
+  PetscCall(PetscStrcasecmp(inner, "single", &single));
+  fp32c = single;
   PetscOptionsBegin(comm, NULL, "paper.c: B1/B2 benchmark driver", NULL);
   PetscCall(PetscOptionsString("-mode", "2d (B1) or 1d (B2)", NULL, modestr, modestr, sizeof(modestr), NULL));
   PetscCall(PetscOptionsInt("-n", "grid points along x", NULL, nx, &nx, NULL));
@@ -540,7 +600,11 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-stock_verify_max", "count stock's own iterations when classic's count is at most this", NULL, stock_verify_max, &stock_verify_max, NULL));
   PetscCall(PetscOptionsInt("-validate_n", "check classic counts on an n x n problem (0: no)", NULL, validate_n, &validate_n, NULL));
   PetscCall(PetscOptionsString("-csv", "CSV file to append to", NULL, csvpath, csvpath, sizeof(csvpath), NULL));
+  PetscCall(PetscOptionsBool("-classic_fp32", "also time classic Jacobi with fp32 sweeps (k = 1 on the tile kernel; needs -pc_hjacobi_inner_precision single)", NULL, fp32c, &fp32c, NULL));
+  PetscCall(PetscOptionsStringArray("-classic_fp32_tiles", "tiles tried for classic fp32 (the fastest per cycle is kept)", NULL, f32str, &nf32, &flg));
+  if (!flg) nf32 = 0;
   PetscOptionsEnd();
+  PetscCheck(!fp32c || single, comm, PETSC_ERR_ARG_INCOMP, "paper: -classic_fp32 measures fp32 sweeps and needs -pc_hjacobi_inner_precision single");
   oned = (modestr[0] == '1') ? PETSC_TRUE : PETSC_FALSE;
   if (ny < 0) ny = nx;
   S.reps     = reps;
@@ -598,8 +662,8 @@ int main(int argc, char **argv)
   PetscCall(HJBenchCSVOpen(comm, csvpath, CSVHeader, argc, argv, &out.dev, &out.csv));
   out.mode = oned ? "1d" : "2d";
   out.rhs  = rhs == RHS_PAPER ? "paper" : "one";
-  PetscCall(PetscStrncpy(out.inner, "native", sizeof(out.inner)));
-  PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_hjacobi_inner_precision", out.inner, sizeof(out.inner), NULL));
+  PetscCall(PetscStrncpy(out.inner, inner, sizeof(out.inner)));
+  out.fp32c = fp32c;
   out.nx   = nx;
   out.ny   = ny;
   PetscCall(VecGetType(P.x, &vt));
@@ -666,10 +730,94 @@ int main(int argc, char **argv)
     }
     PetscCall(KSPDestroy(&sk));
   }
+
+  /* classic fp32: hjacobi k = 1 on the tile kernel with fp32 sweeps ((d) above) */
+  if (fp32c) {
+    KSP         k32;
+    PC          pc32;
+    PetscInt    tc = PetscMax(1, PetscMin(classic_time_cycles, rc.cycles)), ntry = nf32 ? nf32 : (oned ? 3 : 2);
+    const char *deftiles[3] = {"32", oned ? "128" : "64", "512"};
+    double      tbest = -1;
+    char        tried[128] = "", warn[64] = "";
+    PetscReal   dn, xn;
+
+    PetscCall(HJKSPCreateClassicFP32(&P, &k32));
+    PetscCall(KSPGetPC(k32, &pc32));
+    for (PetscInt t = 0; t < ntry; t++) {
+      PetscInt tx = 0, ty = 0;
+      double   tt;
+      size_t   len;
+      PetscCall(ParseTile(nf32 ? f32str[t] : deftiles[t], oned, &tx, &ty));
+      PetscCall(SetParams(pc32, tx, ty, 1, 0, oned, &serr));
+      PetscCall(PetscStrlen(tried, &len));
+      if (serr) {
+        PetscCall(PetscPrintf(comm, "-- classic fp32, tile %" PetscInt_FMT "x%" PetscInt_FMT ": PCSetUp failed (error %d), skipped\n", tx, ty, (int)serr));
+        PetscCall(PetscSNPrintf(tried + len, sizeof(tried) - len, "%s%" PetscInt_FMT "x%" PetscInt_FMT ":failed", len ? " " : "", tx, ty));
+        continue;
+      }
+      PetscCall(TimeRun(k32, &P, &S, tc, reps, &tt));
+      PetscCall(PetscPrintf(comm, "   classic fp32, tile %" PetscInt_FMT "x%" PetscInt_FMT ": %.4g us per cycle (median of %" PetscInt_FMT " runs of %" PetscInt_FMT " cycles)\n", tx, ty, 1e6 * tt / tc, reps, tc));
+      PetscCall(PetscSNPrintf(tried + len, sizeof(tried) - len, "%s%" PetscInt_FMT "x%" PetscInt_FMT ":%.4gus", len ? " " : "", tx, ty, 1e6 * tt / tc));
+      if (tbest < 0 || tt < tbest) tbest = tt, rf.tx = tx, rf.ty = ty;
+    }
+    PetscCheck(tbest > 0, comm, PETSC_ERR_ARG_WRONG, "paper: classic fp32 could not be set up with any tile of -classic_fp32_tiles");
+    PetscCall(SetParams(pc32, rf.tx, rf.ty, 1, 0, oned, &serr));
+    PetscCall(serr);
+    PetscCall(PetscPrintf(comm, "   classic fp32 runs on (the fastest tile; the fp64 classic row runs the fused sweep):\n"));
+    PetscCall(PCView(pc32, PETSC_VIEWER_STDOUT_(comm)));
+    /* 10 cycles of each from x0 = 1: an fp32 sweep differs from an fp64 one by ~1e-8 of the change of x */
+    PetscCall(VecSet(P.x, 1.0));
+    PetscCall(RunCycles(ksp, &P, 10));
+    PetscCall(VecCopy(P.x, P.xsave));
+    PetscCall(VecSet(P.x, 1.0));
+    PetscCall(RunCycles(k32, &P, 10));
+    PetscCall(VecAXPY(P.xsave, -1.0, P.x)); /* x64 - x32 */
+    PetscCall(VecNorm(P.xsave, NORM_2, &dn));
+    PetscCall(VecShift(P.x, -1.0)); /* x32 - x0 */
+    PetscCall(VecNorm(P.x, NORM_2, &xn));
+    dn = xn > 0 ? dn / xn : dn;
+    PetscCall(PetscPrintf(comm, "   classic fp32 against fp64 classic after 10 cycles from x0 = 1: ||x32 - x64|| / ||x32 - x0|| = %.3e (fp32 sweeps: ~1e-8; fp64: ~1e-16 or 0)\n", (double)dn));
+    if (!(dn > 1e-12)) { /* not an error: the run's other rows stand; the row says it */
+      PetscCall(PetscPrintf(comm, "   WARNING: classic fp32 gave fp64 classic's iterates (difference %.1e): its sweeps did not run in fp32; its row is marked\n", (double)dn));
+      PetscCall(PetscStrncpy(warn, "WARNING: fp64 iterates (not fp32); ", sizeof(warn)));
+    }
+    if (ccmode == CLASSIC_EXACT) {
+      rf.cycles = classic_exact;
+      rf.tpc    = tbest / tc;
+      rf.time   = rf.tpc * rf.cycles;
+      rf.reps   = reps;
+      PetscCall(PetscSNPrintf(rf.how, sizeof(rf.how), "%scomputed (sine basis: exact arithmetic's count = fp64 classic's; not measured); time = time/cycle over %" PetscInt_FMT " cycles x count; tile kernel k=1 fp32 correction form; tiles %s; 10-cycle diff vs fp64 %.1e", warn, tc, tried, (double)dn));
+    } else {
+      PetscInt     ran;
+      double       secs;
+      SearchStatus st;
+      PetscCall(CountCycles(k32, &P, &S, 2 * rc.cycles + 1000, &rf.cycles, &ran, &secs, &st));
+      if (st != SEARCH_OK) {
+        rf.cycles = -1;
+        PetscCall(PetscSNPrintf(rf.how, sizeof(rf.how), "not timed: count search stopped (%s)", st == SEARCH_BUDGET ? "time budget" : (st == SEARCH_MAXCYCLES ? "over 2x classic's count" : "diverged")));
+      } else {
+        rf.reps = reps;
+        if (S.deadline > 0) {
+          const double est = secs * rf.cycles / PetscMax(ran, 1), left = S.deadline - MPI_Wtime();
+          rf.reps = PetscMax(1, PetscMin(reps, (PetscInt)(left / PetscMax(est, 1e-9)))); /* a baseline: at least one run */
+        }
+        PetscCall(TimeRun(k32, &P, &S, rf.cycles, rf.reps, &rf.time));
+        rf.tpc = rf.time / rf.cycles;
+        {
+          char cmp[64] = "";
+          if (ccmode == CLASSIC_CHECK) PetscCall(PetscSNPrintf(cmp, sizeof(cmp), "; computed %" PetscInt_FMT, classic_exact));
+          PetscCall(PetscSNPrintf(rf.how, sizeof(rf.how), "%smeasured (fp64 classic %" PetscInt_FMT "%s); tile kernel k=1 fp32 correction form; tiles %s; 10-cycle diff vs fp64 %.1e", warn, rc.cycles, cmp, tried, (double)dn));
+        }
+        PetscCall(PetscPrintf(comm, "   classic fp32 count %" PetscInt_FMT " measured in %.2f s (%" PetscInt_FMT " cycles run); fp64 classic %" PetscInt_FMT "\n", rf.cycles, secs, ran, rc.cycles));
+      }
+    }
+    PetscCall(KSPDestroy(&k32));
+  }
   PetscCall(PetscPrintf(comm, "\n"));
-  PetscCall(PrintTableHeader(comm));
-  if (stock) PetscCall(EmitRow(comm, &out, &rs, rc.time, rs.time));
-  PetscCall(EmitRow(comm, &out, &rc, rc.time, rs.time));
+  PetscCall(PrintTableHeader(comm, &out));
+  if (stock) PetscCall(EmitRow(comm, &out, &rs, rc.time, rs.time, rf.time));
+  PetscCall(EmitRow(comm, &out, &rc, rc.time, rs.time, rf.time));
+  if (fp32c) PetscCall(EmitRow(comm, &out, &rf, rc.time, rs.time, rf.time));
 
   /* hierarchical configurations */
   if (maxc <= 0) maxc = 2 * rc.cycles + 1000;
@@ -695,7 +843,7 @@ int main(int argc, char **argv)
     }
     if (st != SEARCH_OK) {
       PetscCall(PetscStrncpy(r.how, st == SEARCH_MAXCYCLES ? "skipped: exceeds max_cycles" : "skipped: diverged", sizeof(r.how)));
-      PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time));
+      PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time, rf.time));
       continue;
     }
     r.reps = reps;
@@ -704,7 +852,7 @@ int main(int argc, char **argv)
       r.reps = PetscMin(reps, (PetscInt)(left / PetscMax(est, 1e-9)));
       if (r.reps < 1) {
         PetscCall(PetscStrncpy(r.how, "measured; not timed: time budget used up", sizeof(r.how)));
-        PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time));
+        PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time, rf.time));
         PetscCall(PetscPrintf(comm, "-- time budget used up: stopping\n"));
         break;
       }
@@ -712,15 +860,18 @@ int main(int argc, char **argv)
     }
     PetscCall(TimeRun(ksp, &P, &S, r.cycles, r.reps, &r.time));
     r.tpc = r.time / r.cycles;
-    PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time));
+    PetscCall(EmitRow(comm, &out, &r, rc.time, rs.time, rf.time));
     if (best.cycles < 0 || r.time < best.time) best = r;
   }
   if (best.cycles >= 0)
     PetscCall(PetscPrintf(comm, "\nbest: tile %" PetscInt_FMT "x%" PetscInt_FMT ", k %" PetscInt_FMT ", overlap %" PetscInt_FMT ": %" PetscInt_FMT " cycles, %.4e s; %.2fx classic, %.2fx stock PETSc (stock = time/iteration x classic's count)\n", best.tx, best.ty, best.k, best.o, best.cycles, best.time, rc.time / best.time, rs.time / best.time));
+  if (best.cycles >= 0 && fp32c && rf.time > 0)
+    PetscCall(PetscPrintf(comm, "      fp32: %.2fx classic fp32 (the method's gain at equal precision); classic fp32 is %.2fx fp64 classic (the precision's gain at k = 1)\n", rf.time / best.time, rc.time / rf.time));
   PetscCall(PetscPrintf(comm, "total wall time %.1f s\n", MPI_Wtime() - tstart));
 
   if (out.csv) fclose(out.csv);
   PetscCall(PetscFree(conf));
+  for (PetscInt t = 0; t < nf32; t++) PetscCall(PetscFree(f32str[t]));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(ProblemDestroy(&P));
   PetscCall(PetscFinalize());

@@ -32,9 +32,18 @@
 #          computed (-classic_count exact: measuring it would cost ~6 runs of ~180k-7.7M sweeps of 35 us), its time per
 #          cycle measured over 20000 cycles; the exact count is validated in the same run on 64 x 64 and in b1 at 1024.
 #   b1single  b1big's 4 fastest configurations again with fp32 sub-iterations (-pc_hjacobi_inner_precision single;
-#          classic and stock PETSc stay fp64): the tuning step "fp32 inner sweeps" of BENCHMARKS/TUNING.md
+#          classic and stock PETSc stay fp64): the tuning step "fp32 inner sweeps" of BENCHMARKS/TUNING.md. Beside them
+#          a classic fp32 row (BENCHMARKS.md B1: "also report an fp32 classic sweep, so that the gain of the method and
+#          the gain of the precision can be told apart"): k = 1 on the tile kernel (-pc_hjacobi_cuda_tile_kernel, set by
+#          paper.c for that row only) with fp32 sweeps of the correction, one damped Jacobi sweep rounded to fp32 a
+#          cycle, its tile the fastest per cycle of 32, 64 (2D) or 32, 128, 512 (1D); its count the computed one (as
+#          classic's: exact arithmetic's), its time per cycle measured over 20000 cycles; every row gets its speedup
+#          over it too (CSV speedup_vs_classic_fp32). -validate_n 512 measures the fp32 classic count on 512 x 512
+#          (1D: 16 copies of 512; ~100k and ~84k cycles, a few seconds with stock PETSc's own count) against the
+#          computed one, and checks the fp64 counts as b1 does.
 #   b2     tile 32 (32 x 1): k in {4,8,16,32,64} x o in {0,2,4,8,12} (the paper's Table 2 optima: o = 2..12).
-#   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single), on 1024 and on 4096 copies
+#   b2single  b2big's 4 fastest again with fp32 sub-iterations (as b1single, with its classic fp32 row), on 1024
+#          and on 4096 copies
 #   b2big  the 4 fastest of b2's CSV (fallback 8:4, 16:4, 32:8, 64:8); classic computed as in b1big.
 #   b5     copy and VecAXPY bandwidth, the classic sweep, the hierarchical kernel at tile 32, k = 16, 32, 64.
 #   b5single  b5 with -pc_hjacobi_inner_precision single: the cost of an fp32 inner sweep (correction form) against b5's
@@ -56,9 +65,9 @@ MPIEXEC=${MPIEXEC:-}
 
 # sizes: N, 2D big N, 1D copies, big copies, roofline N, validation N
 if [ "${HJ_SIZES:-}" = small ]; then
-  N1=64 N2=96 C1=64 C2=128 N5=${B5_N:-128} NV=24
+  N1=64 N2=96 C1=64 C2=128 N5=${B5_N:-128} NV=24 NV32=24
 else
-  N1=1024 N2=2048 C1=1024 C2=4096 N5=${B5_N:-4096} NV=64
+  N1=1024 N2=2048 C1=1024 C2=4096 N5=${B5_N:-4096} NV=64 NV32=512
 fi
 # classic's count at 1024: measured (and checked) for b = h^2 (~180k cycles, ~1.3 s a run on an H100); computed for
 # b = 1 (~1.9M cycles: ~14 s a run, 6 runs)
@@ -106,7 +115,7 @@ for p in "${PARTS[@]}"; do
       -configs "${cf:-16:2,32:2,32:4,64:4,64:8}" ;;
   b1single)
     cf=$(best_of "$OUT/b1_$N2.csv" 4)
-    run b1single "$OUT/b1_${N2}_fp32.csv" "$EXEDIR/paper" -mode 2d -n "$N2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n 0 \
+    run b1single "$OUT/b1_${N2}_fp32.csv" "$EXEDIR/paper" -mode 2d -n "$N2" -rhs "$RHS" -max_seconds "$s" -classic_count exact -validate_n "$NV32" \
       -configs "${cf:-16:2,32:4,32:4:64,64:4:64,64:8:64}" -pc_hjacobi_inner_precision single ;;
   b2)
     run b2 "$OUT/b2_$C1.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C1" -rhs "$RHS" -max_seconds "$s" -classic_count "$CC1" -validate_n "$NV" \
@@ -118,7 +127,7 @@ for p in "${PARTS[@]}"; do
   b2single) # both sizes, half the share each
     cf=$(best_of "$OUT/b2_$C2.csv" 4)
     for C in "$C1" "$C2"; do
-      run "b2single_$C" "$OUT/b2_${C}_fp32.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C" -rhs "$RHS" -max_seconds "$((s / 2))" -classic_count exact -validate_n 0 \
+      run "b2single_$C" "$OUT/b2_${C}_fp32.csv" "$EXEDIR/paper" -mode 1d -n "$N1" -ny "$C" -rhs "$RHS" -max_seconds "$((s / 2))" -classic_count exact -validate_n "$NV32" \
         -configs "${cf:-64:8:128,32:4:64,16:4:32,32:8:32}" -pc_hjacobi_inner_precision single
     done ;;
   b5)

@@ -5,7 +5,9 @@
 usage: summary.py [-o OUTDIR] CSV_OR_DIR...      (a directory stands for every *.csv in it; default OUTDIR: the first
                                                   directory given, or the current one)
 writes OUTDIR/summary.md and OUTDIR/<group>_{time,cycles,speedup}.png. Later rows of the same configuration replace
-earlier ones (the CSV files are appended to)."""
+earlier ones (the CSV files are appended to). Runs with fp32 sub-iterations have a classic_fp32 row (classic Jacobi with
+fp32 sweeps) and a speedup_vs_classic_fp32 column; their tables show speedups over it too. Older CSV files, without
+them, read as before."""
 import argparse
 import csv
 import math
@@ -50,13 +52,12 @@ def read_csvs(paths):
             if ln.startswith("#"):
                 comments.append((os.path.basename(f), ln[1:].strip()))
                 continue
-            if header is None:
+            if header is None or ln.startswith("gpu,commit,"):  # a header; a later one: rows appended by a newer driver
                 header = next(csv.reader([ln]))
                 continue
-            body.append(ln)
-        if header is None:
-            continue
-        for rec in csv.reader(body):
+            body.append((header, ln))
+        for header, ln in body:
+            rec = next(csv.reader([ln]))
             if len(rec) != len(header):
                 continue
             d = dict(zip(header, rec))
@@ -107,6 +108,12 @@ def ss(r, ts):
     return v if ok(v) and v > 0 else ts / fnum(r["time_s"])
 
 
+def s32(r, t32):
+    """the same for classic fp32 (older CSV files have no such column: the group's classic_fp32 row, if any)"""
+    v = fnum(r.get("speedup_vs_classic_fp32"))
+    return v if ok(v) and v > 0 else t32 / fnum(r["time_s"])
+
+
 def dedup(rows, keyf):
     out = {}
     for r in rows:
@@ -125,27 +132,36 @@ def summarise_paper(rows, outdir, plt, md):
         checks = [r for r in g if r["method"] == "count_check"]
         classic = next((r for r in g if r["method"] == "classic"), None)
         stock = next((r for r in g if r["method"] == "stock"), None)
+        c32 = next((r for r in g if r["method"] == "classic_fp32"), None)
         hier = [r for r in g if r["method"] == "hierarchical"]
         commits = sorted({r["commit"] for r in g})
         md.append(f"commit {', '.join(commits)}; files {', '.join(sorted({r['file'] for r in g}))}\n")
         md.append("| baseline | cycles | time | time/cycle | how |\n|---|---:|---:|---:|---|")
-        for r in (stock, classic):
+        labels = {"stock": "stock PETSc (KSPRICHARDSON + PCJACOBI)", "classic": "classic (hjacobi k = 1, fused sweep, fp64)",
+                  "classic_fp32": "classic fp32 (hjacobi k = 1 on the tile kernel, fp32 sweeps of the correction, tile {})"}
+        for r in (stock, classic, c32):
             if r:
-                label = "stock PETSc (KSPRICHARDSON + PCJACOBI)" if r["method"] == "stock" else "classic (hjacobi k = 1, fused sweep)"
+                label = labels[r["method"]].format(r["tile"])
                 md.append(f"| {label} | {inum(r['cycles'])} | {fmt_t(fnum(r['time_s']))} | {1e6 * fnum(r['time_per_cycle_s']):.3g} us | {r['cycles_how']} |")
         md.append("")
-        for c in checks:
-            md.append(f"- classic count check: {c['cycles_how']}")
-        if checks:
-            md.append("")
         tc = fnum(classic["time_s"]) if classic else math.nan
         ts = fnum(stock["time_s"]) if stock else math.nan
+        t32 = fnum(c32["time_s"]) if c32 else math.nan
+        if c32 and ok(fnum(c32["time_s"])):
+            md.append(f"- precision's gain at k = 1: classic fp32 is {fmt_x(sx(c32, tc))} fp64 classic (same cycles, time per cycle "
+                      f"{1e6 * fnum(c32['time_per_cycle_s']):.3g} against {1e6 * fnum(classic['time_per_cycle_s']) if classic else math.nan:.3g} us)")
+        for c in checks:
+            md.append(f"- classic count check: {c['cycles_how']}")
+        if checks or c32:
+            md.append("")
+        has32 = c32 is not None and ok(t32)
+        h32 = " / over classic fp32" if has32 else ""
         for tile in sorted({r["tile"] for r in hier}, key=lambda s: [inum(v) for v in s.split("x")]):
             hr = [r for r in hier if r["tile"] == tile]
             ks = sorted({inum(r["k"]) for r in hr})
             os_ = sorted({inum(r["overlap"]) for r in hr})
             cell = {(inum(r["k"]), inum(r["overlap"])): r for r in hr}
-            md.append(f"### tile {tile}: time / cycles / speedup over classic / over stock (rows k, columns overlap)\n")
+            md.append(f"### tile {tile}: time / cycles / speedup over classic / over stock{h32} (rows k, columns overlap)\n")
             md.append("| k \\ o | " + " | ".join(str(o) for o in os_) + " |")
             md.append("|---|" + "---:|" * len(os_))
             for k in ks:
@@ -159,14 +175,15 @@ def summarise_paper(rows, outdir, plt, md):
                     else:
                         t = fnum(r["time_s"])
                         flag = "" if inum(r["reps"]) >= 5 else f" ({inum(r['reps'])} reps)"
-                        cells.append(f"{fmt_t(t)} / {inum(r['cycles'])} / {fmt_x(sx(r, tc))} / {fmt_x(ss(r, ts))}{flag}")
+                        x32 = f" / {fmt_x(s32(r, t32))}" if has32 else ""
+                        cells.append(f"{fmt_t(t)} / {inum(r['cycles'])} / {fmt_x(sx(r, tc))} / {fmt_x(ss(r, ts))}{x32}{flag}")
                 md.append(f"| {k} | " + " | ".join(cells) + " |")
             md.append("")
             # the paper's Tables 1/3 (no overlap) and 2/4 (best overlap per k)
-            md.append(f"Paper-style (Tables 1-4): speedup of tile {tile} over classic (and over stock PETSc)\n")
+            md.append(f"Paper-style (Tables 1-4): speedup of tile {tile} over classic (and over stock PETSc{' and classic fp32' if has32 else ''})\n")
             md.append("| k | " + " | ".join(str(k) for k in ks) + " |")
             md.append("|---|" + "---:|" * len(ks))
-            row0, rowo, rowb, rows_ = [], [], [], []
+            row0, rowo, rowb, rows_, row32 = [], [], [], [], []
             for k in ks:
                 r0 = cell.get((k, 0))
                 row0.append(fmt_x(sx(r0, tc)) if r0 and ok(fnum(r0["time_s"])) else "-")
@@ -176,29 +193,35 @@ def summarise_paper(rows, outdir, plt, md):
                     rowo.append(b["overlap"])
                     rowb.append(fmt_x(sx(b, tc)))
                     rows_.append(fmt_x(ss(b, ts)))
+                    row32.append(fmt_x(s32(b, t32)))
                 else:
                     rowo.append("-")
                     rowb.append("-")
                     rows_.append("-")
+                    row32.append("-")
             md.append("| over classic, o = 0 | " + " | ".join(row0) + " |")
             md.append("| optimal overlap | " + " | ".join(rowo) + " |")
             md.append("| over classic, optimal overlap | " + " | ".join(rowb) + " |")
             md.append("| over stock PETSc, optimal overlap | " + " | ".join(rows_) + " |")
+            if has32:
+                md.append("| over classic fp32, optimal overlap | " + " | ".join(row32) + " |")
             md.append("")
             if plt:
-                plot_group(plt, outdir, f"{slug}_t{tile}", f"{name}, tile {tile}", ks, os_, cell, tc)
+                plot_group(plt, outdir, f"{slug}_t{tile}", f"{name}, tile {tile}", ks, os_, cell, tc, t32)
                 md.append(f"![time]({slug}_t{tile}_time.png) ![cycles]({slug}_t{tile}_cycles.png) ![speedup]({slug}_t{tile}_speedup.png)\n")
         timed = [r for r in hier if ok(fnum(r["time_s"]))]
         if timed:
             b = min(timed, key=lambda r: fnum(r["time_s"]))
             md.append(f"**Best**: tile {b['tile']}, k = {b['k']}, overlap {b['overlap']}: {inum(b['cycles'])} cycles, {fmt_t(fnum(b['time_s']))}, "
-                      f"{fmt_x(sx(b, tc))} classic, {fmt_x(ss(b, ts))} stock PETSc.\n")
+                      f"{fmt_x(sx(b, tc))} classic, {fmt_x(ss(b, ts))} stock PETSc"
+                      + (f", {fmt_x(s32(b, t32))} classic fp32 (the method's gain at equal precision; classic fp32 is "
+                         f"{fmt_x(sx(c32, tc))} fp64 classic: the precision's gain)" if has32 else "") + ".\n")
         skipped = [r for r in hier if not ok(fnum(r["time_s"]))]
         if skipped:
             md.append("Not timed: " + "; ".join(f"k={r['k']} o={r['overlap']} tile {r['tile']}: {r['cycles_how']}" for r in skipped) + "\n")
 
 
-def plot_group(plt, outdir, slug, title, ks, os_, cell, tc):
+def plot_group(plt, outdir, slug, title, ks, os_, cell, tc, t32=math.nan):
     # Figures 9/13 (a) time and (b) cycles against overlap, one curve per k
     for what, col, ylabel in (("time", "time_s", "time to converge [s]"), ("cycles", "cycles", "cycles to converge")):
         fig, ax = plt.subplots(figsize=(6.4, 4.4))
@@ -209,6 +232,8 @@ def plot_group(plt, outdir, slug, title, ks, os_, cell, tc):
                 ax.plot(xs, ys, "o-", label=f"k = {k}")
         if what == "time" and ok(tc):
             ax.axhline(tc, color="k", ls="--", label="classic")
+        if what == "time" and ok(t32):
+            ax.axhline(t32, color="gray", ls=":", label="classic fp32")
         ax.set_yscale("log")
         ax.set_xlabel("overlap")
         ax.set_ylabel(ylabel)
@@ -284,7 +309,9 @@ def main():
     md = ["# petsc-hjacobi benchmarks: B1, B2 (the paper's Tables 1-4) and B5 (roofline)\n",
           "Times: median of the timed repetitions (reps < 5 is flagged), each exactly the cycle count found first, from x0 = 1, "
           "no norms, data on the device. Speedups are time ratios measured in the same run (each row against the classic and "
-          "stock PETSc times of its own run; the baseline rows shown are those of the last run of the group). Stock PETSc's time is its time per "
+          "stock PETSc times of its own run; the baseline rows shown are those of the last run of the group; with fp32 sub-iterations also "
+          "against classic fp32, classic Jacobi with fp32 sweeps, so that the method's gain and the precision's gain can be told apart). "
+          "Stock PETSc's time is its time per "
           "iteration x classic's cycle count (its iterates are classic's). Classic counts marked *computed* come from the exact "
           "sine-basis formula, not from a run.\n"]
     summarise_paper(paper, outdir, plt, md)
