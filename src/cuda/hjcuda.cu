@@ -38,10 +38,8 @@
    residual is b and nothing is added. The classic kernel (k = 1, dof = 1) always runs in PetscScalar; with dof > 1
    the point-block tile kernel (hjblock.cuh) runs for every k.
 
-   Measured on an H100 with the earlier single mode that iterated x itself in float (bench/results/nvidia-h100/run2):
-   B1 2048^2, tile 32, k 32, overlap 4 took 0.820 s (6601 cycles) with single against 1.189 s (6593 cycles) native;
-   one inner sweep of 4096^2 8.1 against 13.5 us (register kernel). The correction form's cost: LEAD: to be measured
-   (bench/roofline.c, both modes). */
+   Measured figures are in bench/results/nvidia-h100/2026-11-23/README.md (per cycle and per inner sweep, fp64 against
+   the correction form, and the accuracy tests). */
 #include <petscdevice_cuda.h>
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
