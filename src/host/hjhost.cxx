@@ -137,6 +137,20 @@ PetscErrorCode HostDataSetUp(PC pc, void **data)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* what a cycle and a transposed correction start with: the precision check, the host data (a CUDA backend's fallback
+   makes it at its first use) and the effective tile and overlap */
+PetscErrorCode HostBegin(PC pc, void **data, HostData **h, PetscInt t[3], PetscInt o[3])
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
+  if (!*data) PetscCall(HostDataSetUp(pc, data));
+  *h = (HostData *)*data;
+  for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HostSetUp(PC pc)
 {
   PetscFunctionBegin;
@@ -197,10 +211,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   PetscInt           t[3], o[3];
 
   PetscFunctionBegin;
-  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
-  if (!*data) PetscCall(HostDataSetUp(pc, data)); /* a fallback's data is made at its first use */
-  h = (HostData *)*data;
-  for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
+  PetscCall(HostBegin(pc, data, &h, t, o));
   PetscCall(VecGetArrayRead(b, &ba));
   if (zeroguess) {
     PetscCall(VecGetArrayWrite(x, &xa));
@@ -241,10 +252,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscInt           t[3], o[3];
 
   PetscFunctionBegin;
-  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
-  if (!*data) PetscCall(HostDataSetUp(pc, data)); /* a fallback's data is made at its first use */
-  h = (HostData *)*data;
-  for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
+  PetscCall(HostBegin(pc, data, &h, t, o));
   PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
