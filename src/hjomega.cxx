@@ -1,7 +1,8 @@
 /* The damping omega chosen from the operator when the user gives none (ALGORITHM.md w: "the PC may choose it").
 
    Estimate: a few Arnoldi steps on D^{-1} A (D the diagonal, or the dof x dof diagonal blocks: exactly what the
-   sweeps divide by). dof 1: D^{-1} is PETSc's own PCJACOBI on the Pmat. dof > 1: the inverse blocks the extraction
+   sweeps divide by). dof 1: D^{-1} is the inverse diagonal the extraction computed, wrapped in a vector where it lives
+   (a PCSHELL multiplies by it; PCJACOBI's own setup moved the diagonal between host and device). dof > 1: the inverse blocks the extraction
    computed, put into a block-diagonal matrix of the Pmat's family by COO (from the device array for a stencil that lives
    on the device: AIJCUSPARSE takes device values), applied by PCMAT (PETSc 3.22's GPU PCPBJACOBI gave rank-dependent
    results on 2 ranks, see test_identities.c). Both products run where the Pmat and its vectors are; no backend.
@@ -64,6 +65,55 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dof = 1: D^{-1} as a vector of the Pmat's family wrapping the extracted inverse diagonal where it lives (the device
+   array of a device stencil, the host array otherwise; one value for a constant stencil): no copy, no host pass */
+static PetscErrorCode CreateInverseDiagonalVec(PC pc, Vec like, Vec *dinv)
+{
+  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
+  const HJStencil *st = &hj->st;
+  const PetscInt   n  = hj->layout.nlocal;
+  MPI_Comm         comm;
+  PetscMPIInt      size;
+  VecType          vt;
+  PetscBool        cuda;
+
+  PetscFunctionBegin;
+  if (st->constant) {
+    PetscCall(VecDuplicate(like, dinv));
+    PetscCall(VecSet(*dinv, st->cinvdiag));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectGetComm((PetscObject)pc, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCall(VecGetType(like, &vt));
+  PetscCall(HJIsCUDAVecType(vt, &cuda));
+  if (cuda) {
+#if defined(HJACOBI_WITH_CUDA)
+    const PetscScalar *dev = st->ondevice ? ((const HJCudaStencil *)st->device)->invdiag : NULL;
+    PetscCheck(dev || st->invdiag, comm, PETSC_ERR_PLIB, "No inverse diagonal to estimate with");
+    if (size == 1) PetscCall(VecCreateSeqCUDAWithArrays(PETSC_COMM_SELF, 1, n, st->invdiag, dev, dinv));
+    else PetscCall(VecCreateMPICUDAWithArrays(comm, 1, n, PETSC_DECIDE, st->invdiag, dev, dinv));
+#else
+    SETERRQ(comm, PETSC_ERR_SUP, "CUDA vectors in a build without CUDA");
+#endif
+  } else {
+    PetscCheck(st->invdiag, comm, PETSC_ERR_PLIB, "No inverse diagonal to estimate with");
+    if (size == 1) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, st->invdiag, dinv));
+    else PetscCall(VecCreateMPIWithArray(comm, 1, n, PETSC_DECIDE, st->invdiag, dinv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ApplyInverseDiagonal(PC dpc, Vec x, Vec y)
+{
+  Vec dinv;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(dpc, &dinv));
+  PetscCall(VecPointwiseMult(y, dinv, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) (hjhash.hpp), written where the
    vector lives (a kernel for CUDA vectors: no host loop over the grid, no upload) */
 static PetscErrorCode FillStart(PC pc, Vec v)
@@ -98,7 +148,7 @@ static PetscErrorCode FillStart(PC pc, Vec v)
 static PetscErrorCode Estimate(PC pc, HJOmega *om)
 {
   Mat      R, Dinv = NULL;
-  Vec      b, x;
+  Vec      b, x, dinv = NULL;
   KSP      ksp;
   PC       dpc;
   PetscInt neig = 0, its;
@@ -122,9 +172,12 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
     PetscCall(KSPGetPC(ksp, &dpc));
     PetscCall(PCSetType(dpc, PCMAT));
   } else {
+    PetscCall(CreateInverseDiagonalVec(pc, x, &dinv));
     PetscCall(KSPSetOperators(ksp, R, R));
     PetscCall(KSPGetPC(ksp, &dpc));
-    PetscCall(PCSetType(dpc, PCJACOBI));
+    PetscCall(PCSetType(dpc, PCSHELL));
+    PetscCall(PCShellSetContext(dpc, dinv));
+    PetscCall(PCShellSetApply(dpc, ApplyInverseDiagonal));
   }
   PetscCall(KSPSetPCSide(ksp, PC_LEFT));
   PetscCall(KSPSetTolerances(ksp, 1e-30, 1e-300, PETSC_DEFAULT, HJ_OMEGA_STEPS));
@@ -140,6 +193,7 @@ static PetscErrorCode Estimate(PC pc, HJOmega *om)
   PetscCall(KSPDestroy(&ksp));
   if (R != pc->pmat) PetscCall(MatDestroy(&R));
   PetscCall(MatDestroy(&Dinv));
+  PetscCall(VecDestroy(&dinv));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscFunctionReturn(PETSC_SUCCESS);
