@@ -87,6 +87,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->backend == PC_HJACOBI_BACKEND_AUTO && cudavec) ops = &HJBackendCUDA;
 #endif
 
+  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
+
   /* New values only (the same Pmat object, nonzero pattern, layout and extracting backend): a value pass. Another
      pattern, matrix, grid or backend: a full extraction. A setup caused only by a parameter change (tile, overlap)
      keeps the stencil. The transpose is re-indexed from st when next asked for. PCHJACOBI_Extract times only this. */
@@ -115,7 +117,6 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
       hj->stops     = ops;
     }
   }
-  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall(HJOmegaChoose(pc)); /* omega (and k of a fallback) before the backend sets up for them (its plan holds them) */
@@ -154,7 +155,10 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  if (!hj->hasT) PetscCall(HJStencilTranspose(pc));
+  if (!hj->hasT) { /* collective: a per-rank failure (a device allocation) stops every rank */
+    const PetscErrorCode ierr = HJStencilTranspose(pc);
+    PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: A^T's stencil could not be made (the rank concerned printed why above)"));
+  }
   PetscCall((*hj->ops->correctT)(pc, &hj->stT, b, x, PETSC_FALSE));
   if (hj->cycles > 1) {
     if (hj->rT) { /* made for other vectors (another type or size) */
@@ -319,7 +323,15 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   if (flg) PetscCall(PCHJacobiSetOmegaRecompute(pc, recompute));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
   if (flg) PetscCall(PCHJacobiSetBackend(pc, be));
-  PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &hj->extract, NULL));
+  {
+    PetscInt place = hj->extract;
+    PetscCall(PetscOptionsEList("-pc_hjacobi_extract", "Where the Pmat is read (testing: auto = on the device for an aijcusparse Pmat under the CUDA backend)", "PCHJACOBI", HJExtractPlaces, 3, HJExtractPlaces[hj->extract], &place, NULL));
+    if (place != hj->extract) { /* read the Pmat again, where asked */
+      hj->extract     = place;
+      hj->stid        = 0;
+      pc->setupcalled = 0;
+    }
+  }
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   k = hj->richcheck;

@@ -66,7 +66,8 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 }
 
 /* dof = 1: D^{-1} as a vector of the Pmat's family wrapping the extracted inverse diagonal where it lives (the device
-   array of a device stencil, the host array otherwise; one value for a constant stencil): no copy, no host pass */
+   array of a device stencil, the host array otherwise; both extractions keep the array also for constant stencils):
+   no copy, no host pass. Every rank makes the same collective calls (constant coefficients are a per-rank property). */
 static PetscErrorCode CreateInverseDiagonalVec(PC pc, Vec like, Vec *dinv)
 {
   PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
@@ -78,11 +79,6 @@ static PetscErrorCode CreateInverseDiagonalVec(PC pc, Vec like, Vec *dinv)
   PetscBool        cuda;
 
   PetscFunctionBegin;
-  if (st->constant) {
-    PetscCall(VecDuplicate(like, dinv));
-    PetscCall(VecSet(*dinv, st->cinvdiag));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscObjectGetComm((PetscObject)pc, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(VecGetType(like, &vt));

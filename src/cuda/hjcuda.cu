@@ -313,7 +313,11 @@ static PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stre
     *plan = &cu->plan;
   } else {
     PetscCheck(st == &hj->stT, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The CUDA backend runs the PC's own stencils (A or A^T) only");
-    if (!cu->planT.valid) PetscCall(HJCudaPlanCreate(pc, &hj->stT, PETSC_TRUE, stream, &cu->planT));
+    if (!cu->planT.valid) { /* made at the first PCApplyTranspose, where every rank is: a per-rank failure (the tile against
+                               this rank's box and the shared kernel's limits) stops all of them */
+      const PetscErrorCode ierr = HJCudaPlanCreate(pc, &hj->stT, PETSC_TRUE, stream, &cu->planT);
+      PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the CUDA plan of PCApplyTranspose's transposed correction failed (the rank concerned printed why above)"));
+    }
     *plan = &cu->planT;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -328,7 +332,7 @@ static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, P
   PetscFunctionBegin;
   PetscCall(VecGetType(hostvec, &vt));
   PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
-  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles\n", vt));
+  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles (in PetscScalar precision)\n", vt));
   if (st->ondevice && !st->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(st))); /* host arrays of a device stencil, made once */
   PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);

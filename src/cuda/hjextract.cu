@@ -574,8 +574,13 @@ PetscErrorCode HJCudaStencilToHost(HJStencil *st)
   PetscCall(PetscFree(st->invdiag));
   PetscCall(PetscMalloc1(nc, &st->coef));
   PetscCall(PetscMalloc1(nd, &st->invdiag));
-  PetscCallCUDA(cudaMemcpy(st->coef, d->coef, nc * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
-  PetscCallCUDA(cudaMemcpy(st->invdiag, d->invdiag, nd * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+  { /* on PETSc's stream, after the kernels that wrote the device arrays (the transpose, a value pass) */
+    cudaStream_t stream;
+    PetscCall(PetscGetCurrentCUDAStream(&stream));
+    PetscCallCUDA(cudaMemcpyAsync(st->coef, d->coef, nc * sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaMemcpyAsync(st->invdiag, d->invdiag, nd * sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+    PetscCallCUDA(cudaStreamSynchronize(stream));
+  }
   PetscCall(PetscLogGpuToCpu((PetscLogDouble)((nc + nd) * sizeof(PetscScalar))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

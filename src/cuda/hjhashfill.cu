@@ -6,11 +6,11 @@
 
 namespace
 {
-__global__ void FillStartKernel(double *a, long long n, long long xs0, long long xs1, long long xs2, long long xm0, long long xm1, long long M0, long long M1, int dof)
+__global__ void FillStartKernel(PetscScalar *a, long long n, long long xs0, long long xs1, long long xs2, long long xm0, long long xm1, long long M0, long long M1, int dof)
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x) {
     const long long u = e / dof, i = u % xm0, j = (u / xm0) % xm1, k = u / (xm0 * xm1);
-    a[e]              = hj::StartValue(xs0, xs1, xs2, i, j, k, M0, M1, dof, (int)(e % dof));
+    a[e]              = (PetscScalar)hj::StartValue(xs0, xs1, xs2, i, j, k, M0, M1, dof, (int)(e % dof));
   }
 }
 } // namespace
@@ -21,10 +21,9 @@ PetscErrorCode HJCudaFillStart(const HJLayout *L, PetscScalar *a)
   cudaStream_t    stream;
 
   PetscFunctionBegin;
-  static_assert(sizeof(PetscScalar) == sizeof(double), "the start vector is written as double");
   if (!n) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  FillStartKernel<<<(unsigned)PetscMin((n + 255) / 256, 65535LL), 256, 0, stream>>>((double *)a, n, L->xs[0], L->xs[1], L->xs[2], L->xm[0], L->xm[1], L->M[0], L->M[1], (int)L->dof);
+  FillStartKernel<<<(unsigned)PetscMin((n + 255) / 256, 65535LL), 256, 0, stream>>>(a, n, L->xs[0], L->xs[1], L->xs[2], L->xm[0], L->xm[1], L->M[0], L->M[1], (int)L->dof);
   PetscCallCUDA(cudaGetLastError());
   PetscFunctionReturn(PETSC_SUCCESS);
 }

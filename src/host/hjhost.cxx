@@ -137,14 +137,14 @@ PetscErrorCode HostDataSetUp(PC pc, void **data)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* what a cycle and a transposed correction start with: the precision check, the host data (a CUDA backend's fallback
-   makes it at its first use) and the effective tile and overlap */
+/* what a cycle and a transposed correction start with: the host data (a CUDA backend's fallback makes it at its first
+   use) and the effective tile and overlap. The host runs in PetscScalar precision (PCSetUp refuses single for the host
+   backend; a CUDA backend's fallback for host vectors runs native and says so) */
 PetscErrorCode HostBegin(PC pc, void **data, HostData **h, PetscInt t[3], PetscInt o[3])
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision");
   if (!*data) PetscCall(HostDataSetUp(pc, data));
   *h = (HostData *)*data;
   for (PetscInt d = 0; d < 3; d++) HJTileOf(hj, d, &t[d], &o[d]);
@@ -205,7 +205,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
-  HostData          *h;
+  HostData          *h = nullptr;
   const PetscScalar *ba;
   PetscScalar       *xa;
   PetscInt           t[3], o[3];
@@ -246,7 +246,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
-  HostData          *h;
+  HostData          *h = nullptr;
   const PetscScalar *ra;
   PetscScalar       *xa;
   PetscInt           t[3], o[3];
