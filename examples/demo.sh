@@ -37,9 +37,9 @@ echo
 run "$ex/poisson2d" -n "$n" -pc_hjacobi_tile 32 -pc_hjacobi_subiterations 16 -pc_hjacobi_overlap 2 "${gpu[@]}"
 
 echo "2. Hierarchical Jacobi as the smoother of geometric multigrid: 3D Poisson on a 65^3 grid, FGMRES + PCMG with"
-echo "   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi (omega 0.8); then PETSc's usual Chebyshev/Jacobi smoother."
+echo "   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi (omega chosen from the operator at setup); then PETSc's usual Chebyshev/Jacobi smoother."
 echo
-run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -mg_levels_pc_hjacobi_omega 0.8 "${gpu[@]}"
+run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 "${gpu[@]}"
 run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
 
 echo "Next: any program takes -help; try other -pc_hjacobi_subiterations / -pc_hjacobi_overlap / -pc_hjacobi_tile values,"
