@@ -14,7 +14,7 @@ static const PetscInt DefaultTile[3][3] = {
   {8,   8,  8}
 };
 
-const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
+const char *const HJCudaKernels[] = {"auto", "shared", "registers", "march"};
 
 /* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
 PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
@@ -342,7 +342,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
        them, so a change sets the PC up again */
     PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip;
     PetscBool forcetile = hj->cudaforcetile;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there, except rows without y couplings: 1D tiles), march (3D, dof 1: x-y planes marching through z) or shared", "PCHJACOBI", HJCudaKernels, 4, HJCudaKernels[kernel], &kernel, NULL));
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4, 8 or 16 (0: 4 or 8, chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
     PetscCheck(strip == 0 || strip == 4 || strip == 8 || strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));

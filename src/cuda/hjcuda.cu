@@ -52,7 +52,8 @@ typedef enum {
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
   HJ_CUDA_REGISTERS, /* TileKernelStrip2D: vertical strips in registers (2D star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
-  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
+  HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
+  HJ_CUDA_MARCH      /* MarchKernel: 3D, x-y planes of the tile marching through z (hjmarch.cuh) */
 } HJCudaVariant;
 
 /* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
@@ -149,6 +150,9 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
 /* The tile kernels' part of HJCudaPlanCreate(): threads per block, the register strip where it applies, and the
    checks that the tile fits the kernel and the device. npts: points of the largest working region; target: threads
    per block aimed at. */
+/* auto: the z-marching kernel for 3D tiles at least this many planes long (where both kernels fit) */
+static const long long kMarchMinPlanes = 16;
+
 static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts, int target, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
@@ -205,11 +209,46 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The z-marching kernel's part of HJCudaPlanCreate() (3D, dof 1): whether it runs, and its threads and shared memory.
+   -pc_hjacobi_cuda_kernel march asks for it (an error where it does not fit); auto takes it where the shared kernel's
+   whole-tile buffers do not fit (a tile long in z) or the tile is at least kMarchMinPlanes planes long, and it fits. */
+static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
+{
+  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
+  const HJCuda                *cu   = (const HJCuda *)hj->data;
+  const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
+  hjcuda::Launch<PetscScalar> *L    = &p->L;
+  const long long              np   = (p->W[0] + 2) * (p->W[1] + 2); /* one plane of W(T) with its halo ring */
+  const size_t                 ss   = L->single ? sizeof(float) : sizeof(PetscScalar);
+  const size_t                 smem = hjcuda::MarchSharedBytes(np, (int)hj->subits, ss);
+  const size_t                 lim  = (size_t)cu->smemoptin - 3 * sizeof(hj::Range); /* less the kernel's static shared memory */
+  int                          ppt  = 1;
+
+  PetscFunctionBegin;
+  while (ppt < 4 && (np + ppt - 1) / ppt > hjcuda::kTileMaxThreads) ppt *= 2;
+  const long long nth  = ((np + ppt - 1) / ppt + 31) / 32 * 32;
+  const PetscBool fits = (PetscBool)(nth <= hjcuda::kTileMaxThreads && smem <= lim);
+  if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH) {
+    PetscCheck(nth <= hjcuda::kTileMaxThreads, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: a tile plane of %lldx%lld points plus its halo has %lld positions, more than the kernel handles (%d threads x 4): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1], np, hjcuda::kTileMaxThreads);
+    PetscCheck(smem <= lim, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: tile planes of %lldx%lld points with k = %" PetscInt_FMT " need %zu bytes of shared memory per block (%d plane buffers of %s); %s allows %zu: use a smaller -pc_hjacobi_tile in x or y, fewer -pc_hjacobi_subiterations%s", p->W[0], p->W[1], hj->subits, smem, (int)(6 * hj->subits - 1), L->single ? "float" : "PetscScalar", cu->name, lim,
+               L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " or -pc_hjacobi_inner_precision single");
+  } else if (hj->cudakernel != HJ_CUDA_KERNEL_AUTO || !fits || !(L->smem + 3 * sizeof(hj::Range) > (size_t)cu->smemoptin || npts > (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread || p->W[2] >= kMarchMinPlanes)) {
+    PetscFunctionReturn(PETSC_SUCCESS); /* the shared kernel */
+  }
+  p->variant  = HJ_CUDA_MARCH;
+  L->march    = true;
+  L->ppt      = ppt;
+  L->nthreads = (int)nth;
+  L->smem     = smem;
+  PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The plan of stencil st for the PC's current parameters, options and layout: the variant, the launch descriptor
    (tiles, threads, shared memory, the stencil on the device, damping) and its instantiation, prepared once (its
    shared-memory limit raised). Uploads st if needed. Errors here if the tile does not fit the kernel or the device.
-   transpose: the transposed correction (PCApplyTranspose), which only the shared-memory tile kernels have (TileKernel,
-   TileKernelBlock), for every k and with the user's tiling (no rows mode, no register strips). */
+   transpose: the transposed correction (PCApplyTranspose), which the shared-memory and z-marching tile kernels have
+   (TileKernel, TileKernelBlock, MarchKernel), for every k and with the user's tiling (no rows mode, no register strips). */
 static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaStream_t stream, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
@@ -256,7 +295,8 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
   if (tile) {
     L->smem = hjcuda::TileSharedBytes(nbuf, npts, (int)ly->dof, L->single, L->single ? sizeof(float) : sizeof(PetscScalar));
-    PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
+    if (ly->dim == 3 && ly->dof == 1) PetscCall(HJCudaPlanMarch(pc, npts, p)); /* the z-marching kernel, where chosen */
+    if (p->variant != HJ_CUDA_MARCH) PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
   }
 
   /* the stencil on the device, and the rest of the descriptor */
@@ -279,6 +319,24 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift      = rows ? ly->ext[0] : 0;
   L->k           = tile ? (int)hj->subits : 1;
+  if (p->variant == HJ_CUDA_MARCH && L->var) { /* constant rows inside a boundary shell: the planes read in the shell only */
+    const PetscInt kShell = 2; /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
+    PetscScalar    ref[27];
+    PetscBool      cint;
+
+    for (PetscInt k = 0; k < 3; k++) {
+      const PetscBool whole = (PetscBool)(k >= ly->dim || ly->bnd[k] == DM_BOUNDARY_PERIODIC);
+      L->ilo[k]             = whole ? 0 : PetscMax(0, kShell - ly->xs[k]);
+      L->ihi[k]             = whole ? ly->xm[k] : PetscMin(ly->xm[k], ly->M[k] - kShell - ly->xs[k]);
+    }
+    PetscCall(HJCudaStencilInterior(d, L->ilo, L->ihi, ly->xm[0], ly->xm[1], stream, &cint, ref));
+    L->cint = (int)cint;
+    if (cint) {
+      for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? ref[s] : 0;
+      L->cst.invdiag = ref[st->noff];
+    }
+    PetscCall(PetscInfo(pc, "z-marching kernel: %s\n", cint ? "one row inside the 2-point boundary shell, coefficient planes read in the shell only" : "variable rows inside, coefficient planes read everywhere"));
+  }
 
   /* its instantiation, resolved and prepared once */
   p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : hjcuda::TileLauncher(*L));
@@ -471,7 +529,7 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
+static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "z-marching"};
 
 static PetscErrorCode HJSetup_CUDA(PC pc)
 {
@@ -493,6 +551,8 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
+  if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH)
+    PetscCheck(ly->dim == 3 && ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel march handles 3D grids with one field per point; this DMDA is %" PetscInt_FMT "D with dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, ly->dof);
   if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
     PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
                "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
@@ -546,10 +606,10 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
-    const char *const how = p->variant == HJ_CUDA_REGISTERS ? " (vertical strips, values in registers)" : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : ""));
+    const char *const how = p->variant == HJ_CUDA_REGISTERS ? " (vertical strips, values in registers)" : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->variant == HJ_CUDA_MARCH ? (p->L.cint ? " (x-y planes marching through z, threads x positions of a plane; one row inside, coefficient planes read in the boundary shell only)" : " (x-y planes marching through z, threads x positions of a plane)") : "")));
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
-                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
+                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : (p->variant == HJ_CUDA_MARCH ? "march" : "shared")), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
                                      p->L.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));

@@ -20,3 +20,8 @@ PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
 PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
 PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
 PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *);
+/* hjinterior.cu: whether the points of the owned-coordinate box [ilo, ihi) all have one row (dof 1, variable planes),
+   and that row (ref: noff coefficients, then the inverse diagonal); CUDA sources only */
+#if defined(__CUDACC__)
+PETSC_INTERN PetscErrorCode HJCudaStencilInterior(const HJCudaStencil *, const long long[3], const long long[3], long long, long long, cudaStream_t, PetscBool *, PetscScalar *);
+#endif

@@ -34,6 +34,9 @@ struct TileParams {
   Box               box;
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   int               k;                     /* sub-iterations */
+  int               cint;                  /* MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have the row
+                                              cst (cstT in T); the coefficient planes are read outside it only */
+  long long         ilo[3], ihi[3];
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
   int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
                                               T's owned points, the whole of W(T) added into y (atomicAdd) */

@@ -63,7 +63,9 @@ struct Launch {
   bool         single;    /* tile kernel: sub-iterations in float, in correction form (coeff, invdiagf must be set when
                              var, and diag when dof > 1) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star only) instead of the shared one */
-  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16 */
+  bool         march;     /* tile kernel: the z-marching kernel (3D, dof 1; hjmarch.cuh) instead of the shared one */
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16; with
+                             march positions of a plane per thread, 1, 2 or 4 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;
@@ -80,6 +82,9 @@ struct Launch {
   Box          box;
   long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all */
   int          k;                           /* sub-iterations */
+  int          cint;                        /* march with var: every point of the owned-coordinate box [ilo, ihi) has the
+                                               row cst (the planes are read only outside it, hjinterior.cu) */
+  long long    ilo[3], ihi[3];
   int          xzero;                       /* start from x = 0 without reading xpad */
   int          transpose;                   /* the transposed correction (with xzero; TileLaunch without regs, BlockLaunch):
                                                y += N^T b, y zeroed by the caller for N^T b alone */
@@ -118,5 +123,12 @@ cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t
 constexpr size_t TileSharedBytes(long long nbuf, long long npts, int dof, bool single, size_t ssize)
 {
   return 2 * (size_t)nbuf * (size_t)dof * ssize + (single && dof > 1 ? (size_t)npts * (size_t)dof * sizeof(float) : 0);
+}
+/* Dynamic shared memory of the z-marching kernel per block (hjmarch.cuh): 4 plane buffers for each level 0..k-1 and
+   2k-1 for the right-hand side, of np = (wx+2)(wy+2) values (a plane of the working region with its halo ring) of
+   ssize bytes each. */
+constexpr size_t MarchSharedBytes(long long np, int k, size_t ssize)
+{
+  return (size_t)(4 * k + 2 * k - 1) * (size_t)np * ssize;
 }
 } // namespace hjcuda

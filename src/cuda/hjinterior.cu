@@ -1,0 +1,57 @@
+/* Constant coefficients in the interior (the CUDA backend's plan, hjcuda.cu): whether every point of this rank at
+   least kShell points from each non-periodic face of the domain has the same row, ex45's and most PETSc tutorials'
+   operators (a constant stencil with Dirichlet rows, or rows that drop their boundary couplings, on the faces). A
+   kernel that knows it reads no coefficient planes there: it moves x and b only, as for a constant stencil, and reads
+   the planes in the boundary shell alone (MarchKernel's cint). One pass over the planes on the device, one flag and
+   the row (noff + 1 values) back; the planes stay the stencil, so the result is exact either way. */
+#include <petscdevice_cuda.h>
+#include "hjcudastencil.h"
+
+namespace
+{
+struct InteriorArgs {
+  const PetscScalar *coef, *invdiag;
+  long long          N, xm0, xm1, ilo[3], ihi[3], u0;
+  int                noff;
+  int               *differs;
+};
+
+/* thread per owned point: an interior point whose row differs from point u0's sets *differs */
+__global__ void InteriorCheckKernel(InteriorArgs a)
+{
+  const long long u = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (u >= a.N) return;
+  const long long i = u % a.xm0, j = (u / a.xm0) % a.xm1, k = u / (a.xm0 * a.xm1);
+  if (i < a.ilo[0] || i >= a.ihi[0] || j < a.ilo[1] || j >= a.ihi[1] || k < a.ilo[2] || k >= a.ihi[2]) return;
+  bool same = a.invdiag[u] == a.invdiag[a.u0];
+  for (int s = 0; s < a.noff && same; s++) same = a.coef[(size_t)s * a.N + u] == a.coef[(size_t)s * a.N + a.u0];
+  if (!same) atomicOr(a.differs, 1);
+}
+} // namespace
+
+/* ilo, ihi: this rank's interior box in owned coordinates (empty: no interior here). On return *cint says whether
+   every interior point has the row of the first one, ref[0..noff) its coefficients and ref[noff] its inverse diagonal. */
+PetscErrorCode HJCudaStencilInterior(const HJCudaStencil *d, const long long ilo[3], const long long ihi[3], long long xm0, long long xm1, cudaStream_t stream, PetscBool *cint, PetscScalar *ref)
+{
+  InteriorArgs a;
+  int          differs = 0, *dd;
+
+  PetscFunctionBegin;
+  *cint = PETSC_FALSE;
+  if (d->constant || d->dof != 1 || !d->coef || ilo[0] >= ihi[0] || ilo[1] >= ihi[1] || ilo[2] >= ihi[2]) PetscFunctionReturn(PETSC_SUCCESS);
+  a.coef = d->coef, a.invdiag = d->invdiag, a.N = d->nlocal, a.xm0 = xm0, a.xm1 = xm1, a.noff = (int)d->noff;
+  for (int k = 0; k < 3; k++) a.ilo[k] = ilo[k], a.ihi[k] = ihi[k];
+  a.u0 = ilo[0] + xm0 * (ilo[1] + xm1 * ilo[2]);
+  PetscCallCUDA(cudaMallocAsync((void **)&dd, sizeof(int), stream));
+  PetscCallCUDA(cudaMemsetAsync(dd, 0, sizeof(int), stream));
+  a.differs = dd;
+  InteriorCheckKernel<<<(unsigned)((a.N + 255) / 256), 256, 0, stream>>>(a);
+  PetscCallCUDA(cudaGetLastError());
+  PetscCallCUDA(cudaMemcpyAsync(&differs, dd, sizeof(int), cudaMemcpyDeviceToHost, stream));
+  for (PetscInt s = 0; s < d->noff; s++) PetscCallCUDA(cudaMemcpyAsync(ref + s, d->coef + (size_t)s * a.N + a.u0, sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaMemcpyAsync(ref + d->noff, d->invdiag + a.u0, sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+  PetscCallCUDA(cudaFreeAsync(dd, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream));
+  *cint = (PetscBool)!differs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
