@@ -125,10 +125,10 @@ constexpr size_t TileSharedBytes(long long nbuf, long long npts, int dof, bool s
   return 2 * (size_t)nbuf * (size_t)dof * ssize + (single && dof > 1 ? (size_t)npts * (size_t)dof * sizeof(float) : 0);
 }
 /* Dynamic shared memory of the z-marching kernel per block (hjmarch.cuh): 4 plane buffers for each level 0..k-1 and
-   2k-1 for the right-hand side, of np = (wx+2)(wy+2) values (a plane of the working region with its halo ring) of
+   2k+1 for the right-hand side, of np = (wx+2)(wy+2) values (a plane of the working region with its halo ring) of
    ssize bytes each. */
 constexpr size_t MarchSharedBytes(long long np, int k, size_t ssize)
 {
-  return (size_t)(4 * k + 2 * k - 1) * (size_t)np * ssize;
+  return (size_t)(4 * k + 2 * k + 1) * (size_t)np * ssize;
 }
 } // namespace hjcuda

@@ -17,10 +17,11 @@
    while level s reads t-2s-1..t-2s+1, four different slots. Level k is not stored: its owned points go to y.
    Every plane buffer covers W(T)'s x-y extent plus the halo ring; a halo position, and every position of a halo plane,
    holds the frozen level-0 value at every level (copied level to level by the thread that owns the position).
-   The right-hand side of a point (b, or in correction form the residual of x in T) is formed once, at level 1, and
-   kept for levels 2..k in a ring of 2k-1 plane buffers (slot z mod 2k-1: the level-1 write of plane t-2 never meets
-   the reads of planes t-4, ..., t-2k); only the thread that owns the position reads it, so it needs no barrier.
-   Shared memory: (4k + 2k - 1) planes of (wx+2)(wy+2) values of S (MarchSharedBytes in hjlaunch.h).
+   The right-hand side of a point (b; in correction form the residual of x in T, formed at level 1) is kept for levels
+   1..k in a ring of 2k+1 plane buffers (slot z mod 2k+1: the write of plane t at step t never meets the reads of
+   planes t-2, ..., t-2k); only the thread that owns the position reads it, so it needs no barrier. x and b of a plane
+   are loaded kMarchPrefetch steps ahead into registers (a queue), so the loads' latency overlaps the steps between.
+   Shared memory: (4k + 2k + 1) planes of (wx+2)(wy+2) values of S (MarchSharedBytes in hjlaunch.h).
 
    Threads: position p = q*blockDim.x + threadIdx.x of a plane (x fastest, halo included), q < PPT. Variable
    coefficients and the inverse diagonal are read from global memory at every level (L1/L2: the planes a block
@@ -48,6 +49,9 @@ struct RingNeighbours {
   }
 };
 
+/* planes loaded ahead of the step that stores them */
+constexpr int kMarchPrefetch = 3;
+
 template <int KIND, bool VAR, class T, class S, int PPT>
 __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<T, S> P)
 {
@@ -58,7 +62,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
   const int       sx = wx + 2, np = sx * (wy + 2); /* one plane of W(T) with its halo ring */
-  const int       K = P.k, NR = 2 * K - 1;
+  const int       K = P.k, NR = 2 * K + 1;
   S *const        ring = reinterpret_cast<S *>(hj_smem); /* [K][4][np]: level s, plane z in slot z & 3 */
   S *const        rhs  = ring + (size_t)4 * K * np;      /* [NR][np]: right-hand side of plane z in slot z % NR */
   const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1;
@@ -94,11 +98,25 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
   const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - 1) + P.y.os2 * (rz.w0 - 1);
   const bool      load  = !CORR && !P.xzero; /* level 0 is x; else zero (the correction, or x = 0) */
 
-  for (int t = 0; t <= wz + 1 + 2 * K; t++) {
-    /* level 0 of plane t, loaded first so that its latency overlaps the levels below */
-    S v0[PPT];
+  /* x and b of plane t are loaded kPrefetch steps before step t stores them (level 0, the right-hand side ring): a
+     step's own work is short, so a load issued in the same step would expose the whole memory latency every step */
+  constexpr int PF = kMarchPrefetch;
+  S             qx[PF][PPT], qb[PF][PPT];
+  auto          fetch = [&](int tt, S *vx, S *vb) {
 #pragma unroll
-    for (int q = 0; q < PPT; q++) v0[q] = (load && pos[q] >= 0 && t <= wz + 1) ? (S)P.xpad[xoff[q] + xs2 * t] : S(0);
+    for (int q = 0; q < PPT; q++) {
+      vx[q] = vb[q] = S(0);
+      if (pos[q] < 0 || tt > wz + 1) continue;
+      if (load) vx[q] = (S)P.xpad[xoff[q] + xs2 * tt];
+      if ((flags[q] & 1) && tt >= 1 && tt <= wz && (!P.transpose || ((flags[q] & 2) && tt >= oz0 && tt < oz1))) vb[q] = (S)P.b[uoff[q] + ls2 * (tt - 1)];
+    }
+  };
+#pragma unroll
+  for (int i = 0; i < PF; i++) fetch(i, qx[i], qb[i]);
+
+  for (int t = 0; t <= wz + 1 + 2 * K; t++) {
+    S nx[PPT], nb[PPT];
+    fetch(t + PF, nx, nb);
 
     for (int s = 1; s <= K; s++) {
       const int z = t - 2 * s;
@@ -120,19 +138,13 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
           S               r, invd;
           if (cst) invd = P.cst.invdiag;
           else invd = P.invdiag[u];
-          if (s == 1) { /* the right-hand side of this point, kept for the levels above */
-            const bool own = (flags[q] & 2) && z >= oz0 && z < oz1;
-            if (P.transpose && !own) r = S(0);
-            else if constexpr (CORR) {
-              if (P.xzero) r = (S)P.b[u];
-              else {
-                const T *xc = P.xpad + (xoff[q] + xs2 * z);
-                if (cst) r = (S)hj::Residual<3, KIND>(xc, xs1, xs2, P.b[u], T(1) / P.cstT.invdiag, ConstCoef<T>{P.cstT.c});
-                else r = (S)hj::Residual<3, KIND, false>(xc, xs1, xs2, P.b[u], T(1) / P.invdiagT[u], GlobalCoef<T>{P.coefT, P.nlocal, u});
-              }
-            } else r = (S)P.b[u];
+          r = rhsz[p]; /* b (masked when transposed), stored by the step that loaded plane z */
+          if (CORR && s == 1 && !P.xzero) { /* correction form: the residual of x in T replaces it, for the levels above */
+            const T *xc = P.xpad + (xoff[q] + xs2 * z);
+            if (cst) r = (S)hj::Residual<3, KIND>(xc, xs1, xs2, P.b[u], T(1) / P.cstT.invdiag, ConstCoef<T>{P.cstT.c});
+            else r = (S)hj::Residual<3, KIND, false>(xc, xs1, xs2, P.b[u], T(1) / P.invdiagT[u], GlobalCoef<T>{P.coefT, P.nlocal, u});
             rhsz[p] = r;
-          } else r = rhsz[p];
+          }
           const RingNeighbours<KIND, S> yn{pm + p, pc + p, pp + p, sx};
           if (cst) v = hj::PointUpdate<3, KIND>(yn, v, r, invd, P.omega, ConstCoef<S>{P.cst.c});
           else v = hj::PointUpdate<3, KIND>(yn, v, r, invd, P.omega, GlobalCoef<S>{P.coef, P.nlocal, u});
@@ -147,12 +159,18 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
         }
       }
     }
-    if (t <= wz + 1) {
-      S *d0 = ring + (size_t)(t & 3) * np;
+    if (t <= wz + 1) { /* plane t from the head of the queue: level 0 and the right-hand side */
+      S *d0 = ring + (size_t)(t & 3) * np, *r0 = rhs + (size_t)(t % NR) * np;
 #pragma unroll
       for (int q = 0; q < PPT; q++)
-        if (pos[q] >= 0) d0[pos[q]] = v0[q];
+        if (pos[q] >= 0) d0[pos[q]] = qx[0][q], r0[pos[q]] = qb[0][q];
     }
+#pragma unroll
+    for (int i = 0; i + 1 < PF; i++)
+#pragma unroll
+      for (int q = 0; q < PPT; q++) qx[i][q] = qx[i + 1][q], qb[i][q] = qb[i + 1][q];
+#pragma unroll
+    for (int q = 0; q < PPT; q++) qx[PF - 1][q] = nx[q], qb[PF - 1][q] = nb[q];
     __syncthreads();
   }
 }
