@@ -79,6 +79,7 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
     P.o[d]      = L.o[d];
     P.ntiles[d] = L.ntiles[d];
   }
+  P.tileids   = L.tileids;
   P.k         = L.k;
   P.xzero     = L.xzero;
   P.transpose = L.transpose;

@@ -78,7 +78,9 @@ struct Launch {
   T            omega;
   long long    nlocal;
   Box          box;
-  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all */
+  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all (the blocks launched) */
+  const unsigned *tileids;                  /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
+                                               tiles, ntot of them); nullptr: block b is tile b (TileId in hjkernels.cuh) */
   int          k;                           /* sub-iterations */
   int          xzero;                       /* start from x = 0 without reading xpad */
   int          transpose;                   /* the transposed correction (with xzero; TileLaunch without regs, BlockLaunch):
