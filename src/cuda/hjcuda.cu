@@ -432,9 +432,10 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     PetscCall(PetscLogGpuTimeEnd());
   }
   /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap. With the tiles split (p->tileids), the
-     interior ones run while the exchange is under way: begin, launch them, end, launch the rest. Both launches and the
-     SF's device work are on PETSc's stream; the interior tiles read only xpad's interior, which the exchange reads too
-     (its roots) and does not write. */
+     interior ones run while the exchange is under way: begin, launch them, end, launch the rest, both launches on
+     PETSc's stream. The interior tiles read only xpad's interior, which the exchange reads (its roots) and does not
+     write, and write only ypad's interior (or x), which it does not touch: the launch between begin and end adds no
+     ordering the exchange did not already have with the kernels. */
   auto run = [&](const unsigned *ids, long long count, PetscLogDouble flops) -> PetscErrorCode {
     PetscFunctionBegin;
     L.tileids = ids;
