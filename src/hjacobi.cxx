@@ -252,6 +252,8 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   PetscCall(HJOmegaView(pc, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
+  if (!hj->haslayout || hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s)\n", hj->overlapcomm ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", hj->overlapcomm ? "true" : "false"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->haslayout && hj->st.noff) {
     const HJLayout *L = &hj->layout;
     long long       ntiles = 1;
@@ -334,6 +336,8 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   }
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
+  /* read at every cycle (the split of the tiles is made at every setup either way): no setup needed */
+  PetscCall(PetscOptionsBool("-pc_hjacobi_overlap_comm", "Run the tiles that read no ghost value during the ghost exchange of each cycle (false: exchange, then every tile; for measurement)", "PCHJACOBI", hj->overlapcomm, &hj->overlapcomm, NULL));
   k = hj->richcheck;
   PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
   if (flg) PetscCall(PCHJacobiSetRichardsonCheck(pc, k));
@@ -951,6 +955,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
+.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false, for measurement: exchange, then every tile; the results are the same bit for bit)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
@@ -988,6 +993,12 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
    overlap > 0 it is not.
 
+   Each cycle takes the ghost values of the rank's box from its neighbours (one `PetscSF` broadcast; on one rank only
+   with periodic directions). The tiles whose working region and halo touch no side the exchange writes run between
+   the broadcast's begin and end, the others after it (`-pc_hjacobi_overlap_comm`): with several tiles per rank and
+   direction most of the exchange is hidden behind them. Tiles are independent within a cycle, so the result is the
+   same bit for bit. The CUDA backend's fused sweep for k = 1 (one thread per point, no tiles) waits for the exchange.
+
    Load it into any PETSc program with `-dll_append /path/libpetsc-hjacobi.so`, or link libpetsc-hjacobi and call
    `PCHJacobiInitializePackage()`.
 
@@ -1013,6 +1024,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->om.user   = PETSC_DECIDE;
   hj->backend = PC_HJACOBI_BACKEND_AUTO;
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
+  hj->overlapcomm = PETSC_TRUE;
 
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;

@@ -7,6 +7,7 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
                            "  -constant -perturb_row r: constant coefficients (one row perturbed); -reuse_perturb_row r: perturb for the new values\n"
                            "  -reuse_box: the new values add box couplings (a new nonzero pattern)\n"
                            "  -dof d: d fields per grid point (point-block; d > 8 is an error)\n"
+                           "  -check_overlap_comm: PCApply and PCApplyRichardson equal bit for bit with -pc_hjacobi_overlap_comm true and false\n"
                            "  bad inputs: -dm_kind none|shell -wide -zero_diag_row r -missing_diag_row r\n";
 
 #include "hjtest.h"
@@ -28,6 +29,42 @@ static PetscErrorCode CheckAdjoint(PC pc, Vec u, Vec v, Vec Mu, Vec MTv, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCApply and PCApplyRichardson (its iterations from x0) with the interior tiles run during the ghost exchange and
+   with the exchange first (-pc_hjacobi_overlap_comm true, false): tiles are independent within a cycle, so the results
+   must agree to the last bit. Leaves the option at its default (true). */
+static PetscErrorCode CheckOverlapComm(PC pc, Vec b, Vec x0, PetscInt its, PetscInt *nchecks, PetscInt *nfail)
+{
+  Vec                         y[2][2], work;
+  PetscReal                   rel;
+  PetscInt                    outits;
+  PCRichardsonConvergedReason reason;
+  char                        what[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &work));
+  for (PetscInt on = 0; on < 2; on++) {
+    PetscCall(VecDuplicate(b, &y[on][0]));
+    PetscCall(VecDuplicate(b, &y[on][1]));
+    PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_overlap_comm", on ? "true" : "false"));
+    PetscCall(PCSetFromOptions(pc));
+    PetscCall(PCApply(pc, b, y[on][0]));
+    PetscCall(VecCopy(x0, y[on][1]));
+    PetscCall(PCApplyRichardson(pc, b, y[on][1], work, 0.0, 0.0, 0.0, its, PETSC_FALSE, &outits, &reason));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-pc_hjacobi_overlap_comm"));
+  PetscCall(HJCompareVec(y[1][0], y[0][0], &rel));
+  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), "PCApply, exchange overlapped = not overlapped bit for bit", rel, 0.0, PETSC_TRUE, nchecks, nfail));
+  PetscCall(HJCompareVec(y[1][1], y[0][1], &rel));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT ", exchange overlapped = not overlapped bit for bit", its));
+  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), what, rel, 0.0, PETSC_TRUE, nchecks, nfail));
+  for (PetscInt on = 0; on < 2; on++) {
+    PetscCall(VecDestroy(&y[on][0]));
+    PetscCall(VecDestroy(&y[on][1]));
+  }
+  PetscCall(VecDestroy(&work));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   HJProblem    p;
@@ -39,7 +76,7 @@ int main(int argc, char **argv)
   PetscScalar *bf, *x0f, *ref;
   PetscReal    tol = 1e-12, rel;
   PetscInt     its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
-  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox;
+  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE;
   DM           shell = NULL;
   char         what[128];
   PCRichardsonConvergedReason reason;
@@ -52,6 +89,7 @@ int main(int argc, char **argv)
   if (!set) nits = 2;
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_set_dm", &setdm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_transpose", &transpose, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_overlap_comm", &overlapcomm, NULL));
 
   PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(HJProblemCreateMatrix(&p, &A));
@@ -116,6 +154,8 @@ int main(int argc, char **argv)
     PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT " zero guess", its[nits - 1]));
     PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, PETSC_TRUE, &nchecks, &nfail));
   }
+
+  if (overlapcomm) PetscCall(CheckOverlapComm(pc, b, x0, its[nits - 1], &nchecks, &nfail));
 
   /* KSPRICHARDSON with scale 1, KSPConvergedSkip: PETSc takes the PCApplyRichardson fast path (the MG smoother path) */
   {

@@ -67,6 +67,9 @@ typedef struct {
   long long                     W[3];  /* largest working region per direction (view) */
   PetscLogEvent                 event; /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
   PetscLogDouble                flops; /* of one launch, as the host backend counts them */
+  unsigned                     *tileids;   /* device: every tile id, the ninterior that read no ghost value first
+                                              (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
+  long long                     ninterior;
 } HJCudaPlan;
 
 typedef struct {
@@ -244,6 +247,46 @@ static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
+{
+  PetscFunctionBegin;
+  PetscCallCUDA(cudaFree(p->tileids));
+  p->tileids = NULL;
+  p->valid   = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The tile kernels' split for the ghost exchange (hjsplit.cxx), made with the plan's own tiling (rows: one row per
+   tile, no halo read along y) and uploaded: a cycle launches tileids[0, ninterior) between PetscSFBcastBegin and End
+   and the rest after it. Only A's cycles exchange (A^T's correction starts from zero and reads no halo). */
+static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
+{
+  PC_HJacobi                        *hj = (PC_HJacobi *)pc->data;
+  const hjcuda::Launch<PetscScalar> *L  = &p->L;
+  PetscInt                           t[3], o[3], ni, nt, *ids;
+  PetscBool                          halo[3];
+  unsigned                          *uids;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) {
+    t[d]    = (PetscInt)L->t[d];
+    o[d]    = (PetscInt)L->o[d];
+    halo[d] = (PetscBool)(d < L->dim);
+  }
+  PetscCall(HJTileSplitCreate(&hj->layout, hj->ghostsf, t, o, halo, &ni, &nt, &ids));
+  if (!ids) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(nt == L->ntot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The tile split has %" PetscInt_FMT " tiles, the plan %lld", nt, L->ntot);
+  PetscCall(PetscMalloc1(nt, &uids));
+  for (PetscInt i = 0; i < nt; i++) uids[i] = (unsigned)ids[i];
+  PetscCallCUDA(cudaMalloc((void **)&p->tileids, (size_t)nt * sizeof(unsigned)));
+  PetscCallCUDA(cudaMemcpyAsync(p->tileids, uids, (size_t)nt * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* before uids is freed */
+  p->ninterior = ni;
+  PetscCall(PetscFree(uids));
+  PetscCall(PetscFree(ids));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The plan of stencil st for the PC's current parameters, options and layout: the variant, the launch descriptor
    (tiles, threads, shared memory, the stencil on the device, damping) and its instantiation, prepared once (its
    shared-memory limit raised). Uploads st if needed. Errors here if the tile does not fit the kernel or the device.
@@ -264,6 +307,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   PetscFunctionBegin;
   for (PetscInt k = 0; k < 3; k++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
     PetscCheck(ly->xm[k] * (k ? 1 : ly->dof) < 2147483647, comm, PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", k, ly->xm[k], ly->dof);
+  PetscCall(HJCudaPlanDestroy(p));
   PetscCall(PetscMemzero(p, sizeof(*p)));
   tile      = (PetscBool)(hj->subits > 1 || hj->cudaforcetile || ly->dof > 1 || transpose);
   rows      = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && hj->cudakernel == HJ_CUDA_KERNEL_AUTO);
@@ -354,6 +398,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
     p->flops = upd * (tile ? workpoints * L->k : (PetscLogDouble)ly->nlocal);
     p->event = tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
   }
+  if (tile && !transpose) PetscCall(HJCudaPlanSplit(pc, stream, p));
   p->valid = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -444,26 +489,46 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream)); /* the grid's dimension (L.dim is 1 for rows) */
     PetscCall(PetscLogGpuTimeEnd());
   }
-  /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap */
-  for (PetscInt c = 0; c < n; c++) {
-    const PetscBool last = (PetscBool)(c == n - 1);
-
-    L.xzero = zeroguess && c == 0;
-    if (hj->ghostsf && !L.xzero) { /* every rank starts from zero together: nothing to exchange then */
-      PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
-      PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
-      PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
-      PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
-    }
-    L.xpad = cu->xpad;
-    L.y    = last ? tox : toy;
-    if (!last) L.y.out = cu->ypad;
+  /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap. With the tiles split (p->tileids), the
+     interior ones run while the exchange is under way: begin, launch them, end, launch the rest, both launches on
+     PETSc's stream. The interior tiles read only xpad's interior, which the exchange reads (its roots) and does not
+     write, and write only ypad's interior (or x), which it does not touch: the launch between begin and end adds no
+     ordering the exchange did not already have with the kernels. */
+  auto run = [&](const unsigned *ids, long long count, PetscLogDouble flops) -> PetscErrorCode {
+    PetscFunctionBegin;
+    L.tileids = ids;
+    L.ntot    = count;
     PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA(p->launch(L, nullptr));
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscLogGpuFlops(p->flops));
+    PetscCall(PetscLogGpuFlops(flops));
     PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  for (PetscInt c = 0; c < n; c++) {
+    const PetscBool last = (PetscBool)(c == n - 1);
+
+    L.xzero = zeroguess && c == 0;
+    L.xpad  = cu->xpad;
+    L.y     = last ? tox : toy;
+    if (!last) L.y.out = cu->ypad;
+    const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
+    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && p->tileids);
+    if (exchange) {
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
+      PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
+    }
+    if (split && p->ninterior) PetscCall(run(p->tileids, p->ninterior, 0));
+    if (exchange) {
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
+      PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
+    }
+    if (!split) PetscCall(run(nullptr, p->L.ntot, p->flops));
+    else if (p->ninterior < p->L.ntot) PetscCall(run(p->tileids + p->ninterior, p->L.ntot - p->ninterior, p->flops)); /* the cycle's flops, counted once */
+    else PetscCall(PetscLogGpuFlops(p->flops));
     if (!last) {
       PetscScalar *tmp = cu->xpad;
       cu->xpad         = cu->ypad;
@@ -589,6 +654,8 @@ static PetscErrorCode HJReset_CUDA(PC pc)
   if (!cu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallCUDA(cudaFree(cu->xpad));
   PetscCallCUDA(cudaFree(cu->ypad));
+  PetscCall(HJCudaPlanDestroy(&cu->plan));
+  PetscCall(HJCudaPlanDestroy(&cu->planT));
   PetscCall(HJHostDataDestroy(&cu->host));
   PetscCall(PetscFree(hj->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -613,7 +680,9 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
                                      p->L.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
+    if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
   }
+  if (p->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, hj->overlapcomm ? "launched during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

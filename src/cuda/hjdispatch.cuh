@@ -80,6 +80,7 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
     P.o[d]      = L.o[d];
     P.ntiles[d] = L.ntiles[d];
   }
+  P.tileids   = L.tileids;
   P.k         = L.k;
   P.cint      = L.cint;
   for (int d = 0; d < 3; d++) P.ilo[d] = L.ilo[d], P.ihi[d] = L.ihi[d];

@@ -33,6 +33,7 @@ struct TileParams {
   long long         nlocal;
   Box               box;
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
+  const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
   int               k;                     /* sub-iterations */
   int               cint;                  /* MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have the row
                                               cst (cstT in T); the coefficient planes are read outside it only */
@@ -125,7 +126,16 @@ __device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDi
   }
 }
 
-/* range[d] <- the tile of this block in direction d < ND (blockIdx.x -> tile (ti,tj,tk), x fastest; with ND = 2 the
+/* The tile id (ti + nt0*(tj + nt1*tk)) this block updates. A launch covers all tiles (P.tileids null: block b is tile
+   b) or a subset listed in P.tileids: a cycle launches the tiles that read no ghost value while the ghost exchange is
+   under way and the others after it (hjsplit.cxx). Every tile kernel finds its tile here. */
+template <class TP>
+__device__ __forceinline__ unsigned TileId(const TP &P)
+{
+  return P.tileids ? P.tileids[blockIdx.x] : blockIdx.x;
+}
+
+/* range[d] <- the tile of this block in direction d < ND (TileId -> tile (ti,tj,tk), x fastest; with ND = 2 the
    grid has one tile in z): ND threads compute them with hj::TileRange (64-bit) and share them through range, which
    is shared memory; the barrier makes them visible to the whole block. */
 template <int ND, class TP>
@@ -133,7 +143,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
 {
   if (threadIdx.x < ND) {
     const int       d   = threadIdx.x;
-    const unsigned  bid = blockIdx.x, n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
+    const unsigned  bid = TileId(P), n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
     const unsigned  ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
     const long long m   = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
     range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
@@ -142,7 +152,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
 }
 
 /*
-  The hierarchical tile kernel: one thread block per tile T (blockIdx.x -> tile (ti,tj,tk), x fastest).
+  The hierarchical tile kernel: one thread block per tile T (TileId -> tile (ti,tj,tk), x fastest).
   0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
   1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (the halo is then frozen in both).
   2. Each thread owns up to PPT points of W(T) (point p = q*blockDim.x + threadIdx.x in x-fastest order over the

@@ -80,7 +80,9 @@ struct Launch {
   T            omega;
   long long    nlocal;
   Box          box;
-  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all */
+  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all (the blocks launched) */
+  const unsigned *tileids;                  /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
+                                               tiles, ntot of them); nullptr: block b is tile b (TileId in hjkernels.cuh) */
   int          k;                           /* sub-iterations */
   int          cint;                        /* march with var: every point of the owned-coordinate box [ilo, ihi) has the
                                                row cst (the planes are read only outside it, hjinterior.cu) */

@@ -10,6 +10,7 @@ struct HostData {
   PetscInt     npadded = 0, nbuf = 0;                 /* scalars (dof per point) */
   PetscScalar *xpad = nullptr, *ypad = nullptr; /* padded arrays (layer: ghosts, zero outside the domain) */
   PetscScalar *buf0 = nullptr, *buf1 = nullptr; /* one tile with its halo, ping-pong */
+  PetscInt    *tileids = nullptr, ninterior = 0, ntiles = 0; /* HJTileSplitCreate: interior tiles first; NULL: no exchange */
 };
 
 /* One cycle: every tile of the owned box from xpad (halo frozen) into ypad's interior. Every array holds DOF values
@@ -18,63 +19,65 @@ struct HostData {
    per tile, b on the points T owns and zero on the rest of W(T), k sweeps from y = 0 with a zero halo (xpad is not
    read), and the whole of W(T) added into ypad's interior, which the caller zeroed (overlapping tiles add). The
    sweeps are the same point update: k damped sweeps with A_TT^T from zero are B_T^T (D^-T (I - w A^T D^-T)^j =
-   (I - w D^-T A^T)^j D^-T), so only what goes in and what comes out differ. */
+   (I - w D^-T A^T)^j D^-T), so only what goes in and what comes out differ.
+   The tiles run are ids[first..last) (tile id ti + nt0*(tj + nt1*tk)), or ids NULL: the ids first..last themselves;
+   a cycle may run its tiles in two parts (the interior ones during the ghost exchange), in any order: each reads xpad
+   and writes its own points of ypad. */
 template <int DIM, int KIND, int DOF, bool TRANSPOSE>
-void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, PetscScalar omega, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1)
+void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, PetscScalar omega, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1, const PetscInt *ids, PetscInt first, PetscInt last)
 {
   const PetscInt    N = L->nlocal, *xm = L->xm, *ext = L->ext;
   const long long   nt[3]     = {hj::NumTiles(xm[0], t[0], o[0]), hj::NumTiles(xm[1], t[1], o[1]), hj::NumTiles(xm[2], t[2], o[2])};
   const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
 
-  for (long long tk = 0; tk < nt[2]; tk++)
-    for (long long tj = 0; tj < nt[1]; tj++)
-      for (long long ti = 0; ti < nt[0]; ti++) {
-        const hj::Range r[3] = {hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk)};
-        long long       w[3], be[3];
-        for (int d = 0; d < 3; d++) {
-          w[d]  = r[d].w1 - r[d].w0;
-          be[d] = w[d] + 2 * L->pad[d];
+  for (PetscInt n = first; n < last; n++) {
+    const long long id = ids ? ids[n] : n, ti = id % nt[0], tj = (id / nt[0]) % nt[1], tk = id / (nt[0] * nt[1]);
+    const hj::Range r[3] = {hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk)};
+    long long       w[3], be[3];
+    for (int d = 0; d < 3; d++) {
+      w[d]  = r[d].w1 - r[d].w0;
+      be[d] = w[d] + 2 * L->pad[d];
+    }
+    const long long sy = be[0], sz = be[0] * be[1];
+    /* buffer position (bi,bj,bk) is padded position (w0 + bi, ...): the working region and its halo */
+    for (long long bk = 0; bk < be[2]; bk++)
+      for (long long bj = 0; bj < be[1]; bj++)
+        for (long long bi = 0; bi < be[0]; bi++)
+          for (int f = 0; f < DOF; f++) {
+            const PetscScalar v                                = TRANSPOSE ? 0 : xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
+            buf0[DOF * (bi + sy * bj + sz * bk) + f] = buf1[DOF * (bi + sy * bj + sz * bk) + f] = v;
+          }
+    for (PetscInt it = 0; it < k; it++) {
+      for (long long kk = 0; kk < w[2]; kk++)
+        for (long long jj = 0; jj < w[1]; jj++)
+          for (long long ii = 0; ii < w[0]; ii++) {
+            const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
+            const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
+            const bool      own = !TRANSPOSE || (r[0].w0 + ii >= r[0].o0 && r[0].w0 + ii < r[0].o1 && r[1].w0 + jj >= r[1].o0 && r[1].w0 + jj < r[1].o1 && r[2].w0 + kk >= r[2].o0 && r[2].w0 + kk < r[2].o1);
+            if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, own ? b[u] : zero[0], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
+            else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, own ? b + DOF * u : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
+          }
+      std::swap(buf0, buf1);
+    }
+    long long lo[3], hi[3]; /* the points written: T's owned region, or (TRANSPOSE) all of W(T) */
+    for (int d = 0; d < 3; d++) {
+      lo[d] = TRANSPOSE ? r[d].w0 : r[d].o0;
+      hi[d] = TRANSPOSE ? r[d].w1 : r[d].o1;
+    }
+    for (long long kk = lo[2]; kk < hi[2]; kk++)
+      for (long long jj = lo[1]; jj < hi[1]; jj++)
+        for (long long ii = lo[0]; ii < hi[0]; ii++) {
+          const long long q = (ii - r[0].w0 + L->pad[0]) + sy * (jj - r[1].w0 + L->pad[1]) + sz * (kk - r[2].w0 + L->pad[2]);
+          PetscScalar    *y = ypad + DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2])));
+          for (int f = 0; f < DOF; f++) {
+            if (TRANSPOSE) y[f] += buf0[DOF * q + f];
+            else y[f] = buf0[DOF * q + f];
+          }
         }
-        const long long sy = be[0], sz = be[0] * be[1];
-        /* buffer position (bi,bj,bk) is padded position (w0 + bi, ...): the working region and its halo */
-        for (long long bk = 0; bk < be[2]; bk++)
-          for (long long bj = 0; bj < be[1]; bj++)
-            for (long long bi = 0; bi < be[0]; bi++)
-              for (int f = 0; f < DOF; f++) {
-                const PetscScalar v                                = TRANSPOSE ? 0 : xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
-                buf0[DOF * (bi + sy * bj + sz * bk) + f] = buf1[DOF * (bi + sy * bj + sz * bk) + f] = v;
-              }
-        for (PetscInt it = 0; it < k; it++) {
-          for (long long kk = 0; kk < w[2]; kk++)
-            for (long long jj = 0; jj < w[1]; jj++)
-              for (long long ii = 0; ii < w[0]; ii++) {
-                const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
-                const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
-                const bool      own = !TRANSPOSE || (r[0].w0 + ii >= r[0].o0 && r[0].w0 + ii < r[0].o1 && r[1].w0 + jj >= r[1].o0 && r[1].w0 + jj < r[1].o1 && r[2].w0 + kk >= r[2].o0 && r[2].w0 + kk < r[2].o1);
-                if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, own ? b[u] : zero[0], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
-                else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, own ? b + DOF * u : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
-              }
-          std::swap(buf0, buf1);
-        }
-        long long lo[3], hi[3]; /* the points written: T's owned region, or (TRANSPOSE) all of W(T) */
-        for (int d = 0; d < 3; d++) {
-          lo[d] = TRANSPOSE ? r[d].w0 : r[d].o0;
-          hi[d] = TRANSPOSE ? r[d].w1 : r[d].o1;
-        }
-        for (long long kk = lo[2]; kk < hi[2]; kk++)
-          for (long long jj = lo[1]; jj < hi[1]; jj++)
-            for (long long ii = lo[0]; ii < hi[0]; ii++) {
-              const long long q = (ii - r[0].w0 + L->pad[0]) + sy * (jj - r[1].w0 + L->pad[1]) + sz * (kk - r[2].w0 + L->pad[2]);
-              PetscScalar    *y = ypad + DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2])));
-              for (int f = 0; f < DOF; f++) {
-                if (TRANSPOSE) y[f] += buf0[DOF * q + f];
-                else y[f] = buf0[DOF * q + f];
-              }
-            }
-      }
+  }
 }
 
-using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
+using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscInt *, PetscInt, PetscInt);
 /* the one run-time -> template dispatch of this backend: [transpose][dof-1][dim-1][kind] */
 #define HJ_HOST_CYCLES(DOF, TR) \
   { \
@@ -105,12 +108,13 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
     }
 }
 
-/* (Re)size *data to the PC's layout and tile (made when NULL) */
+/* (Re)size *data to the PC's layout and tile (made when NULL), and split its tiles for the ghost exchange */
 PetscErrorCode HostDataSetUp(PC pc, void **data)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)*data;
-  PetscInt    nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof;
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HostData       *h  = (HostData *)*data;
+  PetscInt        nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof, t[3], o[3];
+  const PetscBool halo[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}; /* the host reads the halo in every used direction */
 
   PetscFunctionBegin;
   if (!h) {
@@ -118,10 +122,11 @@ PetscErrorCode HostDataSetUp(PC pc, void **data)
     *data = h;
   }
   for (PetscInt d = 0; d < 3; d++) {
-    PetscInt t, o;
-    HJTileOf(hj, d, &t, &o);
-    nbuf *= PetscMin(t, hj->layout.xm[d]) + 2 * hj->layout.pad[d];
+    HJTileOf(hj, d, &t[d], &o[d]);
+    nbuf *= PetscMin(t[d], hj->layout.xm[d]) + 2 * hj->layout.pad[d];
   }
+  PetscCall(PetscFree(h->tileids));
+  PetscCall(HJTileSplitCreate(&hj->layout, hj->ghostsf, t, o, halo, &h->ninterior, &h->ntiles, &h->tileids));
   if (h->npadded != npadded) {
     PetscCall(PetscFree(h->xpad));
     PetscCall(PetscFree(h->ypad));
@@ -180,8 +185,12 @@ PetscErrorCode HostExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 
 PetscErrorCode HostView(PC pc, PetscViewer viewer)
 {
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HostData *h  = (const HostData *)hj->data;
+
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU, one ghost exchange per cycle\n"));
+  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, hj->overlapcomm ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -195,6 +204,7 @@ PetscErrorCode HJHostDataDestroy(void **data)
     PetscCall(PetscFree(h->xpad));
     PetscCall(PetscFree(h->ypad));
     PetscCall(PetscFree2(h->buf0, h->buf1));
+    PetscCall(PetscFree(h->tileids));
     delete h;
     *data = nullptr;
   }
@@ -220,15 +230,31 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     PetscCall(VecGetArray(x, &xa));
     CopyInterior<true>(L, h->xpad, xa);
   }
+  const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
   for (PetscInt c = 0; c < n; c++) {
-    if (hj->ghostsf && !(zeroguess && c == 0)) { /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
+    const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
+    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && h->tileids);
+    PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
+
+    if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
+    }
+    if (split && h->ninterior) {
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
+      cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, 0, h->ninterior);
+      PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
+      done = h->ninterior;
+    }
+    if (exchange) {
+      PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-    HostCycles[0][L->dof - 1][L->dim - 1][st->kind](L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1);
+    if (split) cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, done, h->ntiles);
+    else cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
     std::swap(h->xpad, h->ypad);
     PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
@@ -256,7 +282,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
-  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->omega, ra, NULL, h->ypad, h->buf0, h->buf1);
+  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->omega, ra, NULL, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
   PetscCall(VecRestoreArrayRead(r, &ra));
   if (add) {
     PetscCall(VecGetArray(x, &xa));

@@ -5,6 +5,7 @@
    single mode did before, would be off by ~6e-2). Also InvertBlocksKernel. */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 #include <thread>
 #include <random>
@@ -154,9 +155,10 @@ static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, i
 }
 
 // One cycle through the emulated kernel. kind: 0 TileKernel (2D), 1 TileKernelStrip2D (R), 2 TileKernel 1D on rows,
-// 3 TileKernelBlock (dof)
+// 3 TileKernelBlock (dof). split: the tiles in two launches through P.tileids (TileId), in another order (odd ids
+// ascending, then even ids descending), as a cycle launches its interior tiles during the ghost exchange
 template <class S>
-static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv, int xzero = 0, int transpose = 0)
+static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv, int xzero = 0, int transpose = 0, bool split = false)
 {
   const int dof = p.dof;
   const long long n = (long long)p.nx * p.ny;
@@ -183,19 +185,42 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   if (transpose) std::fill(y.begin(), y.end(), 0.0); /* the transposed correction adds into y */
   const long long ntot = P.ntiles[0] * P.ntiles[1];
   const int W0 = std::min(t0, p.nx), W1 = std::min(t1, p.ny);
-  if (kind == 0 || kind == 2) {
-    const int npts = W0 * W1, ppt = 2, nth = ((npts + ppt - 1) / ppt + 31) / 32 * 32;
-    if (kind == 0) EmuLaunch([&] { var ? TileKernel<2, hj::STAR, true, double, S, 2>(P) : TileKernel<2, hj::STAR, false, double, S, 2>(P); }, ntot, nth);
-    else EmuLaunch([&] { var ? TileKernel<1, hj::STAR, true, double, S, 2>(P) : TileKernel<1, hj::STAR, false, double, S, 2>(P); }, ntot, nth);
-  } else if (kind == 1) {
-    const int R = 4, nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
-    EmuLaunch([&] { var ? TileKernelStrip2D<true, double, S, 4>(P) : TileKernelStrip2D<false, double, S, 4>(P); }, ntot, nth);
-  } else {
-    const int npts = W0 * W1, nth = std::min((npts + 31) / 32 * 32, 256);
-    if (dof == 2) EmuLaunch([&] { TileKernelBlock<2, hj::STAR, 2, double, S>(P); }, ntot, nth);
-    else EmuLaunch([&] { TileKernelBlock<2, hj::STAR, 3, double, S>(P); }, ntot, nth);
-  }
+  auto launch = [&](long long nblocks) {
+    if (kind == 0 || kind == 2) {
+      const int npts = W0 * W1, ppt = 2, nth = ((npts + ppt - 1) / ppt + 31) / 32 * 32;
+      if (kind == 0) EmuLaunch([&] { var ? TileKernel<2, hj::STAR, true, double, S, 2>(P) : TileKernel<2, hj::STAR, false, double, S, 2>(P); }, nblocks, nth);
+      else EmuLaunch([&] { var ? TileKernel<1, hj::STAR, true, double, S, 2>(P) : TileKernel<1, hj::STAR, false, double, S, 2>(P); }, nblocks, nth);
+    } else if (kind == 1) {
+      const int R = 4, nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
+      EmuLaunch([&] { var ? TileKernelStrip2D<true, double, S, 4>(P) : TileKernelStrip2D<false, double, S, 4>(P); }, nblocks, nth);
+    } else {
+      const int npts = W0 * W1, nth = std::min((npts + 31) / 32 * 32, 256);
+      if (dof == 2) EmuLaunch([&] { TileKernelBlock<2, hj::STAR, 2, double, S>(P); }, nblocks, nth);
+      else EmuLaunch([&] { TileKernelBlock<2, hj::STAR, 3, double, S>(P); }, nblocks, nth);
+    }
+  };
+  if (split) {
+    std::vector<unsigned> ids;
+    for (long long id = 1; id < ntot; id += 2) ids.push_back((unsigned)id);
+    const long long m = (long long)ids.size();
+    for (long long id = (ntot - 1) / 2 * 2; id >= 0; id -= 2) ids.push_back((unsigned)id);
+    P.tileids = ids.data();
+    launch(m);
+    P.tileids = ids.data() + m;
+    launch(ntot - m);
+  } else launch(ntot);
   return y;
+}
+
+/* The same cycle with the tiles in two launches in another order (TileId): the same bits */
+template <class S>
+static int CheckSplit(const char *name, const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc = 0, double cstinv = 0)
+{
+  const std::vector<double> a = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv);
+  const std::vector<double> b = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv, 0, 0, true);
+  const bool                ok = a.size() == b.size() && !std::memcmp(a.data(), b.data(), a.size() * sizeof(double));
+  std::printf("hjtest %s %-40s tiles in two launches through tileids = one launch, bit for bit\n", ok ? "PASS" : "FAIL", name);
+  return ok ? 0 : 1;
 }
 
 static int Check(const char *name, const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc = 0, double cstinv = 0)
@@ -264,6 +289,11 @@ int main()
   fail += CheckZero("TileKernel from zero", p, 0, 0, 16, 12, 4, 2, 3, 0.8);
   fail += CheckZero("TileKernel transposed (from zero, atomic)", p, 0, 1, 16, 12, 4, 2, 3, 0.8);
   fail += CheckZero("TileKernelBlock transposed dof 2", pb, 3, 1, 8, 7, 2, 2, 3, 0.8);
+  fail += CheckSplit<double>("split: TileKernel 2D", p, 0, true, 16, 12, 4, 2, 3, 0.8);
+  fail += CheckSplit<float>("split: TileKernel 2D single", p, 0, true, 16, 12, 4, 2, 3, 0.8);
+  fail += CheckSplit<double>("split: TileKernelStrip2D", p, 1, true, 16, 13, 4, 2, 3, 0.9);
+  fail += CheckSplit<double>("split: TileKernel 1D on rows", pr, 2, true, 16, 1, 4, 0, 4, 0.8);
+  fail += CheckSplit<double>("split: TileKernelBlock dof 3", pb3, 3, true, 8, 6, 2, 0, 2, 1.0);
   { /* InvertBlocksKernel: inverse of invdiag back to diag */
     std::vector<double> d2(pb3.diag.size());
     EmuLaunch([&] { InvertBlocksKernel<double>(17 * 13, 3, pb3.invdiag.data(), d2.data()); }, 1, 64);

@@ -125,6 +125,7 @@ typedef struct {
   PetscBool           hasT;
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
+  PetscBool           overlapcomm; /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (hjsplit.cxx) */
   const HJBackendOps *ops;
   void               *data;    /* private data of the backend in use (ops) */
   /* Richardson (hjrichardson.cxx) */
@@ -144,6 +145,10 @@ PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
+
+/* hjsplit.cxx: the tile ids of one cycle, those that read no ghost value the exchange writes first (the backends run
+   them between PetscSFBcastBegin and End); halo[d]: the kernel reads a one-point halo along d */
+PETSC_INTERN PetscErrorCode HJTileSplitCreate(const HJLayout *, PetscSF, const PetscInt[3], const PetscInt[3], const PetscBool[3], PetscInt *, PetscInt *, PetscInt **);
 
 /* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
