@@ -304,28 +304,4 @@ int main(int argc, char **argv)
   return 0;
 }
 
-/*TEST
-
-   test:
-      suffix: 1
-      args: -da_grid_x 17 -da_grid_y 17 -da_grid_z 17
-      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: 2
-      nsize: 2
-      args: -mg_levels_pc_hjacobi_subiterations 2 -mg_levels_pc_hjacobi_overlap 2
-      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: chebyshev
-      args: -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi
-      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: cuda
-      requires: cuda
-      args: -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -dm_vec_type cuda -dm_mat_type aijcusparse
-      filter: grep -o -E "smoother=[a-z/]+|its=[0-9]+|reason=[A-Z_]+"
-
-TEST*/
+/* Its tests (ctest -L examples) are registered in examples/CMakeLists.txt. */

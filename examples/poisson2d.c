@@ -280,23 +280,4 @@ int main(int argc, char **argv)
   return 0;
 }
 
-/*TEST
-
-   test:
-      suffix: 1
-      args: -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 8 -pc_hjacobi_overlap 2
-      filter: grep -o -E "method=[a-z]+|cycles=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: 2
-      nsize: 2
-      args: -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 8 -pc_hjacobi_overlap 2 -time_cycles 0 -reps 2
-      filter: grep -o -E "mode=[a-z]+|method=[a-z]+|cycles=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: cuda
-      requires: cuda
-      args: -n 256 -pc_hjacobi_subiterations 16 -pc_hjacobi_overlap 2 -dm_vec_type cuda -dm_mat_type aijcusparse
-      filter: grep -o -E "method=[a-z]+|cycles=[0-9]+|reason=[A-Z_]+"
-
-TEST*/
+/* Its tests (ctest -L examples) are registered in examples/CMakeLists.txt. */

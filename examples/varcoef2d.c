@@ -135,28 +135,4 @@ int main(int argc, char **argv)
   return 0;
 }
 
-/*TEST
-
-   test:
-      suffix: 1
-      args: -n 64
-      filter: grep -o -E "pc=[a-z]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: 2
-      nsize: 2
-      args: -n 64 -pc_hjacobi_subiterations 8 -contrast 100
-      filter: grep -o -E "pc=[a-z]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: jacobi
-      args: -n 64 -pc_type jacobi
-      filter: grep -o -E "pc=[a-z]+|its=[0-9]+|reason=[A-Z_]+"
-
-   test:
-      suffix: cuda
-      requires: cuda
-      args: -n 512 -dm_vec_type cuda -dm_mat_type aijcusparse
-      filter: grep -o -E "pc=[a-z]+|its=[0-9]+|reason=[A-Z_]+"
-
-TEST*/
+/* Its tests (ctest -L examples) are registered in examples/CMakeLists.txt. */
