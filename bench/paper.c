@@ -52,7 +52,7 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
        fp32 sweeps and ~1e-16 (or 0) for fp64 ones; at most 1e-12 marks the row with a WARNING (not fp32). Every
        row gets a third speedup, over this row (CSV column speedup_vs_classic_fp32).
    The right-hand side: -rhs one is BENCHMARKS.md's b = 1; -rhs paper is b = h^2 = 1/(n+1)^2, the system the paper
-   solved (its update x = (b dx^2 + neighbours)/d with b = 1; see paper.sh for the evidence). */
+   solved (its update x = (b dx^2 + neighbours)/d with b = 1; bench/README.md gives the evidence). */
 #include "hjbench.h"
 #include <math.h>
 
