@@ -9,14 +9,15 @@
 #
 # With this workplace's device tool:  run(command="GPU_DEADLINE=585 bench/gpu.sh run env check", carry=[".device"]).
 # SUITE "env" records the GPU, the commit of the build and the command; the others are in bench/suites.txt.
-# GPU_DEADLINE (default 540): seconds for the whole command; a step is skipped (SKIP line) when its SECONDS are not
-# left, except a driver with -max_seconds {S}, which then gets what is left (at least 40 s). summary.txt gets PASS/FAIL/SKIP per step and the lines each step keeps; everything else ends in
+# GPU_DEADLINE (default 540): seconds for the whole command; a step is skipped (SKIP line) when less than its SECONDS
+# (NEED/LIMIT: NEED) are left, except a driver with -max_seconds {S}, which then gets what is left (at least 40 s); no
+# step runs past the deadline. summary.txt gets PASS/FAIL/SKIP per step and the lines each step keeps; everything else ends in
 # $OUT/results.tgz (the device tool returns few files). Exit status: 1 when a step failed.
 set -uo pipefail
 HJ_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$HJ_SRC/bench/device.env"
 dev=$HJ_DEVICE_DIR
-SUITES=$HJ_SRC/bench/suites.txt
+SUITES=$HJ_SUITES
 cmd=${1:-}
 shift || true
 
@@ -55,7 +56,8 @@ while IFS= read -r line || [ -n "$line" ]; do
   fi
   f=() rest=$line
   for i in 1 2 3 4; do f+=("$(trim "${rest%% | *}")"); rest=${rest#* | }; done
-  [ "$rest" != "$line" ] && [[ ${f[2]} =~ ^[0-9]+$ ]] || { echo "gpu.sh: bad line in $SUITES: $line" >&2; exit 2; }
+  [ "$rest" != "$line" ] || { echo "gpu.sh: bad line in $SUITES: $line" >&2; exit 2; }
+  [[ ${f[2]} =~ ^[0-9]+(/[0-9]+)?$ ]] || { echo "gpu.sh: bad SECONDS '${f[2]}' in $SUITES: $line" >&2; exit 2; }
   STEPS+=("${f[0]}"$'\t'"${f[1]}"$'\t'"${f[2]}"$'\t'"${f[3]}"$'\t'"$(trim "$rest")")
 done < "$SUITES"
 suites=$(printf '%s\n' "${STEPS[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd' ' -)
@@ -63,7 +65,7 @@ suites=$(printf '%s\n' "${STEPS[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd' 
 if [ "$cmd" = list ]; then
   for s in env $suites; do
     echo "$s"
-    printf '%s\n' "${STEPS[@]}" | awk -F'\t' -v s="$s" '$1 == s { printf "  %-58s %4d s\n", $2, $3 }'
+    printf '%s\n' "${STEPS[@]}" | awk -F'\t' -v s="$s" '$1 == s { printf "  %-58s %7s s\n", $2, $3 }'
   done
   exit 0
 fi
@@ -97,17 +99,19 @@ log() { echo "$@" | tee -a "$OUT/summary.txt"; }
 fails=0
 
 runstep() { # suite name seconds keep command
-  local suite=$1 name=$2 secs=$3 keep=$4 c t0 rc tmp l
+  local suite=$1 name=$2 secs=${3#*/} need=${3%/*} keep=$4 c t0 rc tmp l
   l=$(left)
-  # a driver that stops cleanly at -max_seconds {S} runs in what is left (at least 40 s); any other step needs its SECONDS
-  if [ "$l" -lt "$secs" ] && [[ $5 == *"{S}"* ]] && [ "$l" -ge 40 ]; then secs=$((l - 5)); fi
-  if [ "$l" -lt "$secs" ]; then log "SKIP [$suite] $name (needs $secs s, $l s left)"; return; fi
+  # a driver that stops cleanly at -max_seconds {S} runs in what is left (at least 40 s); a step with NEED/LIMIT runs
+  # when NEED seconds are left, limited to what is left; any other step needs its SECONDS
+  if [ "$l" -lt "$secs" ] && [[ $5 == *"{S}"* ]]; then need=40; fi
+  if [ "$l" -lt "$need" ]; then log "SKIP [$suite] $name (needs $need s, $l s left)"; return; fi
+  [ "$l" -lt "$secs" ] && secs=$((l - 5))
   DEF[S]=$((secs > 20 ? secs - 10 : secs))
   c=$(subst "$5")
   keep=$(subst "$keep")
   if [ "$DRY" != 0 ]; then
     echo "[$suite] $name: timeout $secs $c"
-    DRYUSED=$((DRYUSED + secs))
+    DRYUSED=$((DRYUSED + need))
     return
   fi
   echo "== $name: $c" >> "$OUT/$suite.log"

@@ -80,20 +80,22 @@ def fmt_x(x):
 
 
 def group_key(r):
-    return (r["mode"], inum(r["N"]), inum(r.get("ny", r["N"])), r.get("rhs", "one"), r["gpu"], r.get("inner") or "native")
+    """one table per problem, GPU, precision and run (commit): every table row comes from one run"""
+    return (r["mode"], inum(r["N"]), inum(r.get("ny", r["N"])), r.get("rhs", "one"), r["gpu"], r.get("inner") or "native",
+            r.get("commit", "")[:7])
 
 
 def group_name(key):
-    mode, n, ny, rhs, gpu, inner = key
+    mode, n, ny, rhs, gpu, inner, commit = key
     what = f"B1 2D Poisson {n} x {ny}" if mode == "2d" else f"B2 {ny} copies of 1D Poisson N = {n}"
     prec = ", fp32 sub-iterations (-pc_hjacobi_inner_precision single)" if inner == "single" else ""
-    return f"{what}, b = {'h^2 (paper scaling)' if rhs == 'paper' else '1'}{prec}, {gpu}"
+    return f"{what}, b = {'h^2 (paper scaling)' if rhs == 'paper' else '1'}{prec}, {gpu}, commit {commit}"
 
 
 def group_slug(key):
-    mode, n, ny, rhs, gpu, inner = key
+    mode, n, ny, rhs, gpu, inner, commit = key
     g = "".join(c if c.isalnum() else "_" for c in gpu)[:24]
-    return f"{'b1' if mode == '2d' else 'b2'}_{n}x{ny}_{rhs}{'_fp32' if inner == 'single' else ''}_{g}"
+    return f"{'b1' if mode == '2d' else 'b2'}_{n}x{ny}_{rhs}{'_fp32' if inner == 'single' else ''}_{g}_{commit}"
 
 
 def sx(r, tc):
@@ -125,7 +127,7 @@ def summarise_paper(rows, outdir, plt, md):
     groups = {}
     for r in rows:
         groups.setdefault(group_key(r), []).append(r)
-    for key in sorted(groups, key=lambda k: (k[0] != "2d", k[1], k[2], k[3], k[4], k[5])):
+    for key in sorted(groups, key=lambda k: (k[0] != "2d", k[1], k[2], k[3], k[4], k[5], k[6])):
         g = dedup(groups[key], lambda r: (r["method"], r["tile"], r["k"], r["overlap"], r["N"], r.get("ny")))
         name, slug = group_name(key), group_slug(key)
         md.append(f"## {name}\n")
