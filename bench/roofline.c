@@ -167,16 +167,25 @@ static PetscErrorCode HJKernelOf(PC pc, HJKernel *kn)
   char       *buf;
   const char *line;
   size_t      len = 1 << 16;
+  FILE       *fp;
+  MPI_Comm    comm;
+  PetscMPIInt rank;
 
   PetscFunctionBeginUser;
+  PetscCall(PetscObjectGetComm((PetscObject)pc, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
   PetscCall(PetscStrncpy(kn->kernel, "host", sizeof(kn->kernel)));
   kn->strip  = 1;
   kn->sbytes = (int)sizeof(PetscScalar);
   PetscCall(PetscCalloc1(len, &buf));
-  PetscCall(PetscViewerStringOpen(PETSC_COMM_SELF, buf, len, &v));
+  /* an ASCII viewer (the PC prints its view only to those) on a FILE in memory; rank 0 writes, rank 0 parses */
+  fp = fmemopen(buf, len - 1, "w");
+  PetscCheck(fp, PETSC_COMM_SELF, PETSC_ERR_SYS, "roofline: fmemopen failed");
+  PetscCall(PetscViewerASCIIOpenWithFILE(comm, fp, &v));
   PetscCall(PCView(pc, v));
   PetscCall(PetscViewerDestroy(&v));
-  if ((line = strstr(buf, "CUDA on "))) {
+  fclose(fp);
+  if (!rank && (line = strstr(buf, "CUDA on "))) {
     const char *tk = strstr(line, "tile kernel ("), *pp = strstr(line, " points per thread");
     if (strstr(line, "fused classic sweep")) PetscCall(PetscStrncpy(kn->kernel, "classic", sizeof(kn->kernel)));
     else if (tk && !strncmp(tk + 13, "registers", 9)) PetscCall(PetscStrncpy(kn->kernel, "registers", sizeof(kn->kernel)));
@@ -190,6 +199,8 @@ static PetscErrorCode HJKernelOf(PC pc, HJKernel *kn)
     }
     if (strstr(line, "sub-iterations in single precision")) kn->sbytes = 4;
   }
+  PetscCallMPI(MPI_Bcast(kn, (PetscMPIInt)sizeof(*kn), MPI_BYTE, 0, comm));
+  PetscCall(PetscInfo(pc, "roofline: -pc_view has %zu characters on this rank; kernel %s, %d points per thread, %d B per sub-iteration scalar\n", strlen(buf), kn->kernel, kn->strip, kn->sbytes));
   PetscCall(PetscFree(buf));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
