@@ -1,73 +1,152 @@
 #!/usr/bin/env bash
-# The one GPU script: builds here, runs every GPU check and benchmark there.
+# The GPU runner: builds here, runs suites of benchmark drivers and GPU checks there. The suites are data:
+# bench/suites.txt (which driver, which options); the machine-specific paths are in bench/device.env.
 #
-#   bench/gpu.sh prepare            # here (no GPU): build against the CUDA PETSc into .device/ (git-ignored)
-#   bench/gpu.sh run [PART...]      # on the GPU machine, from the repo root; results under $OUT (default ./gpu-out)
+#   bench/gpu.sh prepare              here (no GPU): build against the CUDA PETSc into .device/ (git-ignored)
+#   bench/gpu.sh run SUITE...         on the GPU machine, from the checkout: results under $OUT (default ./gpu-out)
+#   bench/gpu.sh list                 the suites and their steps
+#   DRYRUN=1 bench/gpu.sh run ...     print each step's command (and what would be skipped) instead of running it
 #
-# With the `device` tool of this workplace:  run(command="bench/gpu.sh run", carry=[".device"]).
-# PARTs (default: all, in this order): env check tutorials roofline sanitize mg paper tuning
-#   env        GPU name, driver, commit
-#   check      CUDA backend vs host backend on the test matrix (1 and 2 ranks)
-#   sanitize   compute-sanitizer memcheck and racecheck on CUDA cases
-#   tutorials  PETSc ex45 / ex50 on the GPU with hjacobi, iteration counts against the host backend
-#   roofline   B5;  paper: B1, B2;  mg: B3, B4;  levels: PCMG time per level;  tuning: fp32 inner sweeps and 64 x 64 tiles (bench/TUNING.md)
-#   defaults   issue 12/15: B3 with the automatic omega against fixed ones, B4 fp64 and fp32 (correction form), setup profile
-#   setup      B7 and B3 one-shot: PCHJacobiExtract (full, value-only) vs MatMult; ex45 257^3 and SNES ex19 one-shot -log_view
+# With this workplace's device tool:  run(command="GPU_DEADLINE=585 bench/gpu.sh run env check", carry=[".device"]).
+# SUITE "env" records the GPU, the commit of the build and the command; the others are in bench/suites.txt.
+# GPU_DEADLINE (default 540): seconds for the whole command; a step is skipped (SKIP line) when less than its SECONDS
+# (NEED/LIMIT: NEED) are left, except a driver with -max_seconds {S}, which then gets what is left (at least 40 s); no
+# step runs past the deadline. summary.txt gets PASS/FAIL/SKIP per step and the lines each step keeps; everything else ends in
+# $OUT/results.tgz (the device tool returns few files). Exit status: 1 when a step failed.
 set -uo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
-dev=$here/.device
-cmd=${1:-run}; shift || true
+HJ_SRC=$(cd "$(dirname "$0")/.." && pwd)
+. "$HJ_SRC/bench/device.env"
+dev=$HJ_DEVICE_DIR
+SUITES=$HJ_SUITES
+cmd=${1:-}
+shift || true
 
 if [ "$cmd" = prepare ]; then
   set -e
-  [ -f /opt/petsc-cuda/lib/libpetsc.so ] || tar -C / -xJf "$here/../shared/petsc-cuda/petsc-cuda-opt.tar.xz"
+  [ -f "$HJ_PETSC_CUDA/lib/libpetsc.so" ] || tar -C / -xJf "$HJ_PETSC_CUDA_PKG/petsc-cuda-opt.tar.xz"
   mkdir -p "$dev/petsc-cuda"
-  cp -u "$here"/../shared/petsc-cuda/{petsc-cuda-opt.tar.xz,device-env.sh} "$dev/petsc-cuda/"
-  cp -ru "$here/../shared/petsc-cuda/debs" "$dev/petsc-cuda/"
-  PATH=/usr/local/cuda/bin:$PATH cmake -S "$here" -B "$dev/build" -DPETSC_DIR=/opt/petsc-cuda -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$dev/build" -j "$(nproc)"
-  (cd "$here" && git rev-parse HEAD 2>/dev/null; cd "$here" && git status --porcelain | grep -q . && echo "(with uncommitted changes)") > "$dev/COMMIT" || true
+  cp -u "$HJ_PETSC_CUDA_PKG"/{petsc-cuda-opt.tar.xz,device-env.sh} "$dev/petsc-cuda/"
+  cp -ru "$HJ_PETSC_CUDA_PKG/debs" "$dev/petsc-cuda/"
+  PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$dev/build" -j "${NP:-$(nproc)}"
+  # the commit (and whether the tree had changes), and the path the build was configured at (ctest files hold it)
+  { git -C "$HJ_SRC" rev-parse HEAD 2>/dev/null || echo unknown
+    git -C "$HJ_SRC" status --porcelain 2>/dev/null | grep -q . && echo "(with uncommitted changes)" || echo; } > "$dev/COMMIT"
+  echo "$HJ_SRC" > "$dev/SRC"
   du -sh "$dev"
   exit 0
 fi
 
+# ---------------------------------------------------------------- the suites (bench/suites.txt)
+declare -A DEF=()
+STEPS=() # "suite<TAB>name<TAB>seconds<TAB>keep<TAB>command", in file order
+subst() { # text -> text with every {NAME} of DEF replaced (definitions may use earlier ones)
+  local s=$1 k i
+  for i in 1 2 3 4; do
+    for k in "${!DEF[@]}"; do s=${s//\{$k\}/${DEF[$k]}}; done
+  done
+  printf '%s' "$s"
+}
+trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
+while IFS= read -r line || [ -n "$line" ]; do
+  case $line in '#'* | '') continue ;; esac
+  if [[ $line =~ ^def\ +([A-Za-z0-9_]+)\ *=\ *(.*)$ ]]; then
+    DEF[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+    continue
+  fi
+  f=() rest=$line
+  for i in 1 2 3 4; do f+=("$(trim "${rest%% | *}")"); rest=${rest#* | }; done
+  [ "$rest" != "$line" ] || { echo "gpu.sh: bad line in $SUITES: $line" >&2; exit 2; }
+  [[ ${f[2]} =~ ^[0-9]+(/[0-9]+)?$ ]] || { echo "gpu.sh: bad SECONDS '${f[2]}' in $SUITES: $line" >&2; exit 2; }
+  STEPS+=("${f[0]}"$'\t'"${f[1]}"$'\t'"${f[2]}"$'\t'"${f[3]}"$'\t'"$(trim "$rest")")
+done < "$SUITES"
+suites=$(printf '%s\n' "${STEPS[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd' ' -)
+
+if [ "$cmd" = list ]; then
+  for s in env $suites; do
+    echo "$s"
+    printf '%s\n' "${STEPS[@]}" | awk -F'\t' -v s="$s" '$1 == s { printf "  %-58s %7s s\n", $2, $3 }'
+  done
+  exit 0
+fi
+if [ "$cmd" != run ] || [ $# -eq 0 ]; then
+  sed -n '2,15p' "$0"
+  echo "suites: env $suites"
+  exit 2
+fi
+for s in "$@"; do
+  [ "$s" = env ] || [[ " $suites " == *" $s "* ]] || { echo "gpu.sh: unknown suite '$s' (suites: env $suites)" >&2; exit 2; }
+done
+
 # ---------------------------------------------------------------- on the GPU machine
-OUT=${OUT:-$here/gpu-out}; mkdir -p "$OUT"
-# ctest files hold the absolute paths of the machine that built them (/work/main): make them valid here
-if [ "$here" != /work/main ] && [ ! -e /work/main ]; then mkdir -p /work && ln -s "$here" /work/main; fi
-. "$dev/petsc-cuda/device-env.sh"
+DRY=${DRYRUN:-0}
+OUT=${OUT:-$HJ_SRC/gpu-out}
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
 B=$dev/build
-export LD_LIBRARY_PATH=$B:${LD_LIBRARY_PATH:-}
-LIB=$B/libpetsc-hjacobi.so
-GPUOPT="-dm_vec_type cuda -dm_mat_type aijcusparse"
-parts=${*:-env check tutorials roofline sanitize mg levels paper tuning}
-START=$(date +%s); DEADLINE=${GPU_DEADLINE:-540} # seconds for the whole command; the paper part gets what is left
-left() { echo $((DEADLINE - ($(date +%s) - START))); }
+if [ "$DRY" = 0 ]; then
+  # the ctest files name the paths of the checkout that built them: make that path valid here
+  built=$(cat "$dev/SRC" 2>/dev/null || echo "$HJ_SRC")
+  if [ "$built" != "$HJ_SRC" ] && [ ! -e "$built" ]; then mkdir -p "$(dirname "$built")" && ln -s "$HJ_SRC" "$built"; fi
+  . "$dev/petsc-cuda/device-env.sh"
+  export LD_LIBRARY_PATH=$B:${LD_LIBRARY_PATH:-}
+fi
+export HJ_COMMIT=$(head -1 "$dev/COMMIT" 2>/dev/null || echo unknown)
+DEF[B]=$B DEF[SRC]=$HJ_SRC DEF[OUT]=$OUT DEF[LIB]=$B/libpetsc-hjacobi.so
+START=$(date +%s) DEADLINE=${GPU_DEADLINE:-540}
+DRYUSED=0 # a dry run counts every step as using all its seconds (the worst case)
+left() { echo $((DEADLINE - ($(date +%s) - START) - DRYUSED)); }
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }
 fails=0
-runcase() { # name, command...: run, record PASS/FAIL
-  local name=$1; shift
-  if "$@" >>"$OUT/$name.log" 2>&1; then log "PASS $name"; else log "FAIL $name: $*"; fails=$((fails + 1)); fi
+
+runstep() { # suite name seconds keep command
+  local suite=$1 name=$2 secs=${3#*/} need=${3%/*} keep=$4 c t0 rc tmp l
+  l=$(left)
+  # a driver that stops cleanly at -max_seconds {S} runs in what is left (at least 40 s); a step with NEED/LIMIT runs
+  # when NEED seconds are left, limited to what is left; any other step needs its SECONDS
+  if [ "$l" -lt "$secs" ] && [[ $5 == *"{S}"* ]]; then need=40; fi
+  if [ "$l" -lt "$need" ]; then log "SKIP [$suite] $name (needs $need s, $l s left)"; return; fi
+  [ "$l" -lt "$secs" ] && secs=$((l - 5))
+  DEF[S]=$((secs > 20 ? secs - 10 : secs))
+  c=$(subst "$5")
+  keep=$(subst "$keep")
+  if [ "$DRY" != 0 ]; then
+    echo "[$suite] $name: timeout $secs $c"
+    DRYUSED=$((DRYUSED + need))
+    return
+  fi
+  echo "== $name: $c" >> "$OUT/$suite.log"
+  tmp=$(mktemp)
+  t0=$(date +%s)
+  (cd "$OUT" && timeout "$secs" bash -c "$c") < /dev/null > "$tmp" 2>&1 # no stdin: mpiexec would eat the step list
+  rc=$?
+  cat "$tmp" >> "$OUT/$suite.log"
+  if grep -q '^RESULT' "$tmp"; then # rows for bench/mgsummary.py
+    [ -s "$OUT/$suite.csv" ] || echo "bench,label,result" > "$OUT/$suite.csv"
+    grep '^RESULT' "$tmp" | while IFS= read -r r; do echo "${name%% *},\"${name#* }\",\"$r\"" >> "$OUT/$suite.csv"; done
+  fi
+  if [ $rc = 0 ]; then log "PASS [$suite] $name ($(($(date +%s) - t0)) s)"
+  else log "FAIL [$suite] $name (exit $rc$([ $rc = 124 ] && echo ": over $secs s"))"; fails=$((fails + 1)); fi
+  [ "$keep" = - ] || grep -E -- "$keep" "$tmp" | sed "s|^|  |" | tee -a "$OUT/summary.txt"
+  rm -f "$tmp"
 }
-for part in $parts; do
-  case $part in
-  env)
+
+for s in "$@"; do
+  if [ "$s" = env ]; then
     log "GPU: $(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | head -1)"
-    log "commit: $(head -1 "$dev/COMMIT" 2>/dev/null) $(sed -n 2p "$dev/COMMIT" 2>/dev/null)"
-    log "command: bench/gpu.sh run $parts"
+    log "commit: $HJ_COMMIT $(sed -n 2p "$dev/COMMIT" 2>/dev/null)"
+    log "command: bench/gpu.sh run $*"
     log "date: $(date -u +%FT%TZ)"
-    ;;
-  *)
-    log "== $part ($(left) s left)"
-    if [ -x "$here/bench/gpu-$part.sh" ]; then
-      . "$here/bench/gpu-$part.sh"
-    else
-      log "SKIP $part (no bench/gpu-$part.sh)"
-    fi
-    ;;
-  esac
+    continue
+  fi
+  log "== $s ($(left) s left)"
+  while IFS=$'\t' read -r su name secs keep c; do
+    [ "$su" = "$s" ] && runstep "$su" "$name" "$secs" "$keep" "$c"
+  done < <(printf '%s\n' "${STEPS[@]}")
 done
 log "failures: $fails"
-# the device tool returns at most 8 files: everything but the summary goes into one archive
-(cd "$OUT" && tar czf /tmp/hj-results.tgz --exclude summary.txt --exclude ./results.tgz . && mv /tmp/hj-results.tgz results.tgz && find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
+if [ "$DRY" = 0 ]; then
+  # the device tool returns few files: everything but the summary goes into one archive
+  (cd "$OUT" && tar czf /tmp/hj-results.tgz --exclude summary.txt --exclude ./results.tgz . && mv /tmp/hj-results.tgz results.tgz &&
+    find . -mindepth 1 ! -name results.tgz ! -name summary.txt -delete)
+fi
 exit $((fails > 0))

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarise the CSV of bench/gpu-mg.sh (B3: multigrid smoother; B4: Krylov preconditioner; ../shared/BENCHMARKS.md)
+"""Summarise the CSV of bench/gpu.sh's mg suite (bench/suites.txt; B3: multigrid smoother; B4: Krylov preconditioner; ../shared/BENCHMARKS.md)
 as markdown.
 
 usage: mgsummary.py [-o FILE] MG_CSV        (default FILE: mg.md next to the CSV; the markdown also goes to stdout)
@@ -373,22 +373,35 @@ def b4_section(rows, out):
         out.append("### " + titles[key])
         out.append("")
         head = ["preconditioner", "iterations", "time (s)", "time per iteration (ms)", "relres",
-                "speedup vs Jacobi", "target >= %gx" % B4_TARGET, "note"]
+                "speedup vs Jacobi", "target >= %gx" % B4_TARGET, "vs fp32 classic", "note"]
         trs = []
         if jac is None:
-            trs.append(["CG + jacobi", "not run", "", "", "", "", "", ""])
+            trs.append(["CG + jacobi", "not run", "", "", "", "", "", "", ""])
         else:
             trs.append([b4_variant(jac), fits(jac), ft(jac["_time"]), fms(jac["_tpi"]), fr(jac["_relres"]), "1.00x",
-                        "", note(jac)])
+                        "", "", note(jac)])
+        # BENCHMARKS.md B1: beside every fp32 sub-iteration row the fp32 classic one (k = 1 in single precision), so
+        # that the method's gain and the precision's can be told apart
+        single = [r for r in var if label_settings(r["_label"]).get("single")]
+        c32 = next((r for r in single if label_settings(r["_label"]).get("k") == "1"), None)
         best = None
         for r in var:
             x = ratio(r, jac)
             if converged(r) and x is not None and (best is None or x > best[0]):
                 best = (x, r)
+            vs32 = ""
+            if r in single:
+                if r is c32:
+                    vs32 = "(fp32 classic)"
+                elif c32 is None:
+                    vs32 = "no fp32 classic row in this run"
+                else:
+                    y = ratio(r, c32)
+                    vs32 = fx(y) if y is not None else "-"
             trs.append([b4_variant(r), fits(r), ft(r["_time"]), fms(r["_tpi"]), fr(r["_relres"]),
-                        fx(x) if x is not None else "-", verdict(x, B4_TARGET, r, jac, "CG + Jacobi"), note(r)])
+                        fx(x) if x is not None else "-", verdict(x, B4_TARGET, r, jac, "CG + Jacobi"), vs32, note(r)])
         if not var:
-            trs.append(["CG + hjacobi", "not run", "", "", "", "", "", ""])
+            trs.append(["CG + hjacobi", "not run", "", "", "", "", "", "", ""])
         out += table(head, trs)
         out.append("")
         if best is not None:
@@ -421,7 +434,7 @@ def context_lines(csvpath):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("csv", help="mg.csv written by bench/gpu-mg.sh")
+    ap.add_argument("csv", help="mg.csv written by bench/gpu.sh run mg")
     ap.add_argument("-o", "--output", help="markdown file (default: mg.md next to the CSV)")
     a = ap.parse_args(argv)
     try:

@@ -80,20 +80,22 @@ def fmt_x(x):
 
 
 def group_key(r):
-    return (r["mode"], inum(r["N"]), inum(r.get("ny", r["N"])), r.get("rhs", "one"), r["gpu"], r.get("inner") or "native")
+    """one table per problem, GPU, precision and run (commit): every table row comes from one run"""
+    return (r["mode"], inum(r["N"]), inum(r.get("ny", r["N"])), r.get("rhs", "one"), r["gpu"], r.get("inner") or "native",
+            r.get("commit", "")[:7])
 
 
 def group_name(key):
-    mode, n, ny, rhs, gpu, inner = key
+    mode, n, ny, rhs, gpu, inner, commit = key
     what = f"B1 2D Poisson {n} x {ny}" if mode == "2d" else f"B2 {ny} copies of 1D Poisson N = {n}"
     prec = ", fp32 sub-iterations (-pc_hjacobi_inner_precision single)" if inner == "single" else ""
-    return f"{what}, b = {'h^2 (paper scaling)' if rhs == 'paper' else '1'}{prec}, {gpu}"
+    return f"{what}, b = {'h^2 (paper scaling)' if rhs == 'paper' else '1'}{prec}, {gpu}, commit {commit}"
 
 
 def group_slug(key):
-    mode, n, ny, rhs, gpu, inner = key
+    mode, n, ny, rhs, gpu, inner, commit = key
     g = "".join(c if c.isalnum() else "_" for c in gpu)[:24]
-    return f"{'b1' if mode == '2d' else 'b2'}_{n}x{ny}_{rhs}{'_fp32' if inner == 'single' else ''}_{g}"
+    return f"{'b1' if mode == '2d' else 'b2'}_{n}x{ny}_{rhs}{'_fp32' if inner == 'single' else ''}_{g}_{commit}"
 
 
 def sx(r, tc):
@@ -125,7 +127,7 @@ def summarise_paper(rows, outdir, plt, md):
     groups = {}
     for r in rows:
         groups.setdefault(group_key(r), []).append(r)
-    for key in sorted(groups, key=lambda k: (k[0] != "2d", k[1], k[2], k[3], k[4], k[5])):
+    for key in sorted(groups, key=lambda k: (k[0] != "2d", k[1], k[2], k[3], k[4], k[5], k[6])):
         g = dedup(groups[key], lambda r: (r["method"], r["tile"], r["k"], r["overlap"], r["N"], r.get("ny")))
         name, slug = group_name(key), group_slug(key)
         md.append(f"## {name}\n")
@@ -150,6 +152,9 @@ def summarise_paper(rows, outdir, plt, md):
         if c32 and ok(fnum(c32["time_s"])):
             md.append(f"- precision's gain at k = 1: classic fp32 is {fmt_x(sx(c32, tc))} fp64 classic (same cycles, time per cycle "
                       f"{1e6 * fnum(c32['time_per_cycle_s']):.3g} against {1e6 * fnum(classic['time_per_cycle_s']) if classic else math.nan:.3g} us)")
+        if key[5] == "single" and not c32:
+            md.append("- **no classic fp32 row in this run** (written before paper.c measured one): the speedups below mix "
+                      "the method's gain with the precision's; rerun `bench/gpu.sh run b1single` / `b2single` for it")
         for c in checks:
             md.append(f"- classic count check: {c['cycles_how']}")
         if checks or c32:
@@ -266,28 +271,55 @@ def plot_group(plt, outdir, slug, title, ks, os_, cell, tc, t32=math.nan):
 
 
 def summarise_roofline(rows, md):
+    """B5. Rows of roofline.c's current CSV (column ratio_to_smem_peak) carry each kernel's own bytes and their ratios
+    to the measured copy, the HBM peak and the shared-memory peak; a ratio above 1 of a physical peak means the byte
+    count is wrong: an ERROR line here and on stderr, and main() exits nonzero. Rows of older CSV files (one 48 B/update
+    for every kernel, so ratios above 1 for the register kernel and fp32) are shown with their times only.
+    -> number of ratios above 1 of a physical peak."""
+    errors = 0
     if not rows:
-        return
-    rows = dedup(rows, lambda r: (r["gpu"], r["N"], r["test"], r["tile"], r["k"], r["overlap"]))
+        return errors
+    key = lambda r: (r["gpu"], r["N"], r["test"], r.get("kernel", r["file"]), r.get("inner_bytes", ""), r["tile"], r["k"], r["overlap"])
+    rows = dedup(rows, key)
     for gpu in sorted({r["gpu"] for r in rows}):
         g = [r for r in rows if r["gpu"] == gpu]
+        new, old = [r for r in g if "ratio_to_smem_peak" in r], [r for r in g if "ratio_to_smem_peak" not in r]
         md.append(f"## B5 roofline, {gpu}\n")
-        md.append("| test | N | tile | k | time per op | points (updates) / s | B/point counted | bytes / s | vs copy | vs peak | note |")
-        md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
-        for r in g:
-            t = fnum(r["time_per_op_s"])
-            md.append(f"| {r['test']} | {r['N']} | {r['tile']} | {r['k']} | {1e6 * t:.4g} us | {fnum(r['points_per_s']) / 1e9:.4g} G | {r['bytes_per_point']} | "
-                      f"{fnum(r['bytes_per_s']) / 1e9:.4g} GB/s | {fnum(r['ratio_to_copy']):.3f} | {fnum(r['ratio_to_peak']):.3f} | {r['note']} |")
-        md.append("")
-        cl = next((r for r in g if r["test"] == "classic"), None)
-        if cl:
-            md.append(f"- classic fused sweep: {fnum(cl['points_per_s']) / 1e9:.3g} Gpoints/s, {fnum(cl['bytes_per_s']) / 1e9:.4g} GB/s at 24 B/point = "
-                      f"**{fnum(cl['ratio_to_copy']):.2f} of the measured device-to-device copy bandwidth**.")
-        for r in g:
-            if r["test"] == "hierarchical_marginal":
-                md.append(f"- hierarchical inner sweeps ({r['note'].split(';')[0]}): {fnum(r['points_per_s']) / 1e9:.4g} Gupdates/s, shared memory at 48 B/update "
-                          f"{fnum(r['bytes_per_s']) / 1e12:.3g} TB/s = **{fnum(r['ratio_to_peak']):.2f} of the shared-memory peak**.")
-        md.append("")
+        if new:
+            md.append("Bytes charged per operation: copy 16 B/point, VecAXPY and the classic sweep 24 B/point; a hierarchical "
+                      "cycle its tiles with their halo, b and the result (HBM) and its kernel's own shared-memory accesses "
+                      "(shared kernel 6 per update, register strips (3R + 2)/R, in the sub-iteration scalar's bytes). "
+                      "Ratios: to the device-to-device copy measured in the same run (not a peak: a sweep with 2 reads per "
+                      "write may beat a copy), to the HBM peak (2 x memory clock x bus width) and to the shared-memory peak "
+                      "(32 banks x 4 B x SMs x clock). Marginal rows are slopes between whole cycles: no ratio.\n")
+            md.append("| test | kernel | B/scalar | N | tile | k | time per op | points (updates) / s | HBM GB/s | vs copy | vs HBM peak | shared TB/s | vs shared peak | file |")
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+            for r in new:
+                t = fnum(r["time_per_op_s"])
+                f3 = lambda x: f"{x:.3f}" if ok(x) else "-"
+                hb, sb = fnum(r["hbm_bytes_per_s"]), fnum(r["smem_bytes_per_s"])
+                md.append(f"| {r['test']} | {r['kernel']} | {r['inner_bytes']} | {r['N']} | {r['tile']} | {r['k']} | {1e6 * t:.4g} us | "
+                          f"{fnum(r['points_per_s']) / 1e9:.4g} G | {f3(hb / 1e9) if hb > 0 else '-'} | {f3(fnum(r['ratio_to_copy']))} | "
+                          f"{f3(fnum(r['ratio_to_hbm_peak']))} | {f3(sb / 1e12) if sb > 0 else '-'} | {f3(fnum(r['ratio_to_smem_peak']))} | {r['file']} |")
+                for col, peak in (("ratio_to_hbm_peak", "HBM peak"), ("ratio_to_smem_peak", "shared-memory peak")):
+                    x = fnum(r[col])
+                    if ok(x) and x > 1.0:
+                        errors += 1
+                        msg = (f"ERROR: {r['file']}: {r['test']} {r['kernel']} tile {r['tile']} k {r['k']}: {x:.3f} of the {peak} "
+                               f"(above 1: the bytes charged to this kernel are wrong)")
+                        md.append(f"\n**{msg}**\n")
+                        print("summary.py: " + msg, file=sys.stderr)
+            md.append("")
+        if old:
+            md.append("Rows from CSV files written before the per-kernel byte count (they charged every kernel 48 B per "
+                      "update): times only.\n")
+            md.append("| test | N | tile | k | time per op | points (updates) / s | file |")
+            md.append("|---|---:|---:|---:|---:|---:|---|")
+            for r in old:
+                md.append(f"| {r['test']} | {r['N']} | {r['tile']} | {r['k']} | {1e6 * fnum(r['time_per_op_s']):.4g} us | "
+                          f"{fnum(r['points_per_s']) / 1e9:.4g} G | {r['file']} |")
+            md.append("")
+    return errors
 
 
 def main():
@@ -315,7 +347,7 @@ def main():
           "iteration x classic's cycle count (its iterates are classic's). Classic counts marked *computed* come from the exact "
           "sine-basis formula, not from a run.\n"]
     summarise_paper(paper, outdir, plt, md)
-    summarise_roofline(roof, md)
+    errors = summarise_roofline(roof, md)
     if comments:
         md.append("## Runs\n")
         seen = set()
@@ -328,7 +360,10 @@ def main():
     with open(path, "w") as fh:
         fh.write("\n".join(md) + "\n")
     print(f"summary.py: wrote {path}" + ("" if plt else " (no plots: matplotlib missing)"))
+    if errors:
+        print(f"summary.py: ERROR: {errors} ratio(s) above 1 of a physical peak", file=sys.stderr)
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

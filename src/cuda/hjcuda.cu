@@ -15,12 +15,11 @@
    vertical strip of R points in registers, about 3.5 shared-memory accesses per update instead of 6); auto = registers
    where it applies (2D star, a block that fits), else shared; and for a 2D star stencil whose y couplings are all
    zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
-   no y halo loaded (the result is the same for any tiling along y: the y terms are zero). On an H200 one inner
-   sweep of a 4096^2 grid took 13.1 us with registers and 24.2 us with shared (bench/results/nvidia-h200/followup).
+   no y halo loaded (the result is the same for any tiling along y: the y terms are zero). Registers are the default
+   because they cut the shared-memory accesses that bound an inner sweep (bench/TUNING.md, step 2).
    -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: 4 when the tile then needs at most 256 threads, else 8; 16, only
-   when asked, needs constant coefficients or single inner precision: on an H100 a 64 x 64 tile with R = 16 in 256
-   threads swept in 15.9 us against 16.4 us with R = 8 in 512, but its whole cycle was slower, 604 against 486 us at
-   k = 16, bench/results/nvidia-h100/run8).
+   when asked, needs constant coefficients or single inner precision: its sweeps are slightly cheaper but its whole
+   cycle was slower, bench/TUNING.md step 6).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the sub-iterations run
    in float in correction form (mixed-precision iterative refinement inside the cycle, kCorrection in hjkernels.cuh):
@@ -38,8 +37,7 @@
    residual is b and nothing is added. The classic kernel (k = 1, dof = 1) always runs in PetscScalar; with dof > 1
    the point-block tile kernel (hjblock.cuh) runs for every k.
 
-   Measured figures are in bench/results/nvidia-h100/2026-11-23/README.md (per cycle and per inner sweep, fp64 against
-   the correction form, and the accuracy tests). */
+   Measured figures (per cycle and per inner sweep, fp64 against the correction form) are in bench/TUNING.md. */
 #include <petscdevice_cuda.h>
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>

@@ -473,8 +473,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   threads along x (coalesced), neighbours read straight from xpad through L1/L2 (blocks of several rows, so that
   the rows above and below are mostly L1 hits). Grid-stride loops over y and z let any extent fit the grid limits.
   With xzero the sweep starts from x = 0: hj::PointUpdate reads a zero neighbourhood instead of xpad.
-  (Measured on an H200: 87% of cudaMemcpy device-to-device bandwidth for a 2D 5-point constant-coefficient sweep,
-  counting xpad, b and the result once each; two rows per thread or more rows per block were slower.)
+  (One row per thread and this block shape were the fastest tried: bench/TUNING.md, step 1.)
 */
 template <int DIM, int KIND, bool VAR, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const ClassicParams<T> P)
