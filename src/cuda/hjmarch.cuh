@@ -114,10 +114,10 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
 #pragma unroll
   for (int i = 0; i < PF; i++) fetch(i, qx[i], qb[i]);
 
-  for (int t = 0; t <= wz + 1 + 2 * K; t++) {
-    S nx[PPT], nb[PPT];
-    fetch(t + PF, nx, nb);
-
+  /* step t with plane t in queue slot (qx, qb): the levels, then plane t stored and the slot refilled with plane t + PF.
+     The loop below unrolls PF steps so that each slot is a fixed set of registers, consumed PF steps after its load
+     was issued (moving a loaded value between registers would wait for the load in the step that issued it). */
+  auto step = [&](int t, S *qxs, S *qbs) {
     for (int s = 1; s <= K; s++) {
       const int z = t - 2 * s;
       if (z < 0 || z > wz + 1) continue;
@@ -159,19 +159,20 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
         }
       }
     }
-    if (t <= wz + 1) { /* plane t from the head of the queue: level 0 and the right-hand side */
+    if (t <= wz + 1) { /* plane t: level 0 and the right-hand side */
       S *d0 = ring + (size_t)(t & 3) * np, *r0 = rhs + (size_t)(t % NR) * np;
 #pragma unroll
       for (int q = 0; q < PPT; q++)
-        if (pos[q] >= 0) d0[pos[q]] = qx[0][q], r0[pos[q]] = qb[0][q];
+        if (pos[q] >= 0) d0[pos[q]] = qxs[q], r0[pos[q]] = qbs[q];
     }
-#pragma unroll
-    for (int i = 0; i + 1 < PF; i++)
-#pragma unroll
-      for (int q = 0; q < PPT; q++) qx[i][q] = qx[i + 1][q], qb[i][q] = qb[i + 1][q];
-#pragma unroll
-    for (int q = 0; q < PPT; q++) qx[PF - 1][q] = nx[q], qb[PF - 1][q] = nb[q];
+    fetch(t + PF, qxs, qbs);
     __syncthreads();
+  };
+  const int tmax = wz + 1 + 2 * K;
+  for (int t0 = 0; t0 <= tmax; t0 += PF) {
+#pragma unroll
+    for (int j = 0; j < PF; j++)
+      if (t0 + j <= tmax) step(t0 + j, qx[j], qb[j]);
   }
 }
 } // namespace hjcuda
