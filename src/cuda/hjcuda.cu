@@ -151,9 +151,6 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
 /* The tile kernels' part of HJCudaPlanCreate(): threads per block, the register strip where it applies, and the
    checks that the tile fits the kernel and the device. npts: points of the largest working region; target: threads
    per block aimed at. */
-/* auto: the z-marching kernel for 3D tiles at least this many planes long (where both kernels fit) */
-static const long long kMarchMinPlanes = 16;
-
 static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts, int target, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
@@ -211,8 +208,11 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
 }
 
 /* The z-marching kernel's part of HJCudaPlanCreate() (3D, dof 1): whether it runs, and its threads and shared memory.
-   -pc_hjacobi_cuda_kernel march asks for it (an error where it does not fit); auto takes it where the shared kernel's
-   whole-tile buffers do not fit (a tile long in z) or the tile is at least kMarchMinPlanes planes long, and it fits. */
+   -pc_hjacobi_cuda_kernel march asks for it (an error where it does not fit); auto takes it only where the shared
+   kernel cannot hold the tile (too many points, or its whole-tile buffers exceed the shared memory: a tile long in z)
+   and it fits: wherever both run, the shared kernel was measured faster (bench/results/nvidia-h100/README.md, issue 13:
+   at 257^3, k = 4, 0.63 ms per cycle with 8^3 tiles against 1.12-1.41 ms for the marching kernel at every tile shape
+   tried). */
 static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
@@ -233,7 +233,7 @@ static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
     PetscCheck(nth <= hjcuda::kTileMaxThreads, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: a tile plane of %lldx%lld points plus its halo has %lld positions, more than the kernel handles (%d threads x 4): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1], np, hjcuda::kTileMaxThreads);
     PetscCheck(smem <= lim, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: tile planes of %lldx%lld points with k = %" PetscInt_FMT " need %zu bytes of shared memory per block (%d plane buffers of %s); %s allows %zu: use a smaller -pc_hjacobi_tile in x or y, fewer -pc_hjacobi_subiterations%s", p->W[0], p->W[1], hj->subits, smem, (int)(6 * hj->subits + 1), L->single ? "float" : "PetscScalar", cu->name, lim,
                L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " or -pc_hjacobi_inner_precision single");
-  } else if (hj->cudakernel != HJ_CUDA_KERNEL_AUTO || !fits || !(L->smem + 3 * sizeof(hj::Range) > (size_t)cu->smemoptin || npts > (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread || p->W[2] >= kMarchMinPlanes)) {
+  } else if (hj->cudakernel != HJ_CUDA_KERNEL_AUTO || !fits || !(L->smem + 3 * sizeof(hj::Range) > (size_t)cu->smemoptin || npts > (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread)) {
     PetscFunctionReturn(PETSC_SUCCESS); /* the shared kernel */
   }
   p->variant  = HJ_CUDA_MARCH;
