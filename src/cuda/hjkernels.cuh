@@ -35,8 +35,8 @@ struct TileParams {
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
   int               k;                     /* sub-iterations */
-  int               cint;                  /* MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have the row
-                                              cst (cstT in T); the coefficient planes are read outside it only */
+  int               cint;                  /* TileKernel, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
+                                              the row cst (cstT in T); the coefficient planes are read outside it only */
   long long         ilo[3], ihi[3];
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
   int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
@@ -217,7 +217,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   const long long ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
   const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
   const int       npts = wx * wy * wz;
-  int             off[PPT], owned = 0;
+  int             off[PPT], owned = 0, cstm = 0; /* bit q of cstm: point q has the constant row P.cst (P.cint) */
   long long       u[PPT]; /* kept only for coefficients read in every sweep */
   S               bq[PPT], dq[PPT], yq[PPT];
   S               cq[CACHED ? NOFF : 1][PPT];
@@ -237,29 +237,31 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
         off[q] = (i + 1) + sx * ((j + P1) + sy * (k + P2));
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
-        bq[q] = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
+        if (VAR && P.cint && rx.w0 + i >= P.ilo[0] && rx.w0 + i < P.ihi[0] && ry.w0 + j >= P.ilo[1] && ry.w0 + j < P.ihi[1] && rz.w0 + k >= P.ilo[2] && rz.w0 + k < P.ihi[2]) cstm |= 1 << q;
+        const bool cst = !VAR || (cstm & (1 << q)); /* the constant row: no plane read for this point */
+        bq[q]          = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
         if constexpr (CORR) { /* b := the residual in T, rounded to S */
           T invd = P.cstT.invdiag;
           if constexpr (VAR) {
-            invd  = P.invdiagT[u[q]];
+            invd  = cst ? P.cstT.invdiag : P.invdiagT[u[q]];
             dq[q] = (S)invd;
           }
           if constexpr (CACHED) {
 #pragma unroll
-            for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
+            for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u[q]];
           }
           if (!P.xzero) {
             const T *xc = xtile() + ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2));
             T        r;
-            if constexpr (!VAR) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
+            if (cst) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
             else r = hj::Residual<DIM, KIND, false>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
             bq[q] = (S)r;
           }
         } else if constexpr (VAR) {
-          dq[q] = P.invdiag[u[q]];
+          dq[q] = cst ? P.cst.invdiag : P.invdiag[u[q]];
           if constexpr (CACHED) {
 #pragma unroll
-            for (int s = 0; s < NOFF; s++) cq[s][q] = P.coef[s * P.nlocal + u[q]];
+            for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u[q]];
           }
         }
       }
@@ -283,6 +285,8 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
           yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
         } else if constexpr (CACHED) {
           yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
+        } else if (cstm & (1 << q)) {
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, ConstCoef<S>{P.cst.c});
         } else {
           yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, GlobalCoef<S>{coef, P.nlocal, u[q]});
         }

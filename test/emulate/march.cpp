@@ -1,4 +1,4 @@
-/* Host emulation of the z-marching 3D kernel (src/cuda/hjmarch.cuh, rewritten as test/CMakeLists.txt section 12 says):
+/* Host emulation of the z-marching 3D kernel (and of TileKernel<3> with constant rows inside, cint) (src/cuda/hjmarch.cuh, rewritten as test/CMakeLists.txt section 12 says):
    one cycle against ALGORITHM.md's cycle written literally in 3D (star and box, variable and constant coefficients,
    tiles with overlap, a tile long in z and a one-plane last tile), native and single (correction form, x ~ 1e6), from
    x = 0, and the transposed correction against the literal N^T b (the adjoint of the literal cycle from zero). */
@@ -17,6 +17,8 @@ std::barrier<>   *emu_barrier;
 std::mutex        emu_atomic;
 
 using namespace hjcuda;
+
+static bool g_tilekernel = false; /* run TileKernel<3> instead of MarchKernel (the constant-row box, cint, in both) */
 
 static void EmuLaunch(const std::function<void()> &k, long long nblocks, int nthreads)
 {
@@ -153,6 +155,11 @@ static std::vector<double> March(const Problem &p, const int *t, const int *o, i
     for (int s = 0; s < p.noff; s++) P.cst.c[s] = (S)p.coef[s * N + u0], P.cstT.c[s] = p.coef[s * N + u0];
     P.cst.invdiag = (S)p.invdiag[u0], P.cstT.invdiag = p.invdiag[u0];
   }
+  if (g_tilekernel) { /* TileKernel<3> on the same tiles (whole W(T) in shared memory), 4 points per thread */
+    const long long npts = (long long)std::min(t[0], p.n[0]) * std::min(t[1], p.n[1]) * std::min(t[2], p.n[2]);
+    EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], (int)(((npts + 3) / 4 + 31) / 32 * 32));
+    return y;
+  }
   const long long np  = (std::min(t[0], p.n[0]) + 2LL) * (std::min(t[1], p.n[1]) + 2LL);
   const int       nth = (int)(((np + ppt - 1) / ppt + 31) / 32 * 32);
   auto            run = [&] {
@@ -222,8 +229,12 @@ int main()
           for (int s = 0; s < pm.noff; s++) pm.coef[s * pm.N() + u] = pm.cst[s];
           pm.invdiag[u] = 1 / pm.cst[pm.noff];
         }
-    if (kind) fail += Check<hj::BOX, true>("box, constant inside the shell (cint)", pm, {6, 5, 12}, {2, 2, 2}, 3, 0.8, 2, true);
-    else fail += Check<hj::STAR, true>("star, constant inside the shell (cint)", pm, {8, 6, 19}, {2, 0, 0}, 4, 0.8, 1, true);
+    for (int tk = 0; tk < 2; tk++) {
+      g_tilekernel = tk;
+      if (kind) fail += Check<hj::BOX, true>(tk ? "TileKernel<3> box, constant inside (cint)" : "box, constant inside the shell (cint)", pm, {6, 5, 12}, {2, 2, 2}, 3, 0.8, 2, true);
+      else fail += Check<hj::STAR, true>(tk ? "TileKernel<3> star, constant inside (cint)" : "star, constant inside the shell (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, 1, true);
+    }
+    g_tilekernel = false;
   }
   std::printf("hjtest %s\n", fail ? "FAIL (march emulation)" : "PASS all checks");
   return fail;
