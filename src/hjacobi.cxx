@@ -36,15 +36,15 @@ static PetscErrorCode HJDefaultTile(PC pc)
     mmax[d] = 1;
     for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], L->start[d][r + 1] - L->start[d][r]);
   }
-  for (PetscInt d = 0; d < L->dim; d++) {
-    const PetscInt w = mmax[d] < 2 * t[d] ? mmax[d] : PetscMin(t[d], mmax[d]);
+  for (PetscInt d = 0; d < L->dim; d++) { /* the largest tile with the whole directions: within the limits? */
+    const PetscInt w = mmax[d] < 2 * t[d] ? mmax[d] : t[d];
     pts *= w;
     bytes *= w + 2;
   }
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
   if (pts <= kWholeTilePoints && bytes <= kWholeTileBytes)
     for (PetscInt d = 0; d < L->dim; d++)
-      if (mmax[d] < 2 * t[d]) hj->tile[d] = PetscMax(mmax[d], 1);
+      if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d]; /* (up to t, one tile already) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
