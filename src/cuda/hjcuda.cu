@@ -361,7 +361,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift      = rows ? ly->ext[0] : 0;
   L->k           = tile ? (int)hj->subits : 1;
-  if ((p->variant == HJ_CUDA_MARCH || p->variant == HJ_CUDA_SHARED) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
+  if ((p->variant == HJ_CUDA_MARCH || p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     const PetscInt kShell = 2; /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
     PetscScalar    ref[27];
     PetscBool      cint;
@@ -671,7 +671,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
-    const char *const how = p->variant == HJ_CUDA_REGISTERS ? " (vertical strips, values in registers)" : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->variant == HJ_CUDA_MARCH ? (p->L.cint ? " (x-y planes marching through z, threads x positions of a plane; one row inside, coefficient planes read in the boundary shell only)" : " (x-y planes marching through z, threads x positions of a plane)") : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : ""))));
+    const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->variant == HJ_CUDA_MARCH ? (p->L.cint ? " (x-y planes marching through z, threads x positions of a plane; one row inside, coefficient planes read in the boundary shell only)" : " (x-y planes marching through z, threads x positions of a plane)") : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : ""))));
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
                                      p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : (p->variant == HJ_CUDA_MARCH ? "march" : "shared")), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,

@@ -35,7 +35,7 @@ struct TileParams {
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
   int               k;                     /* sub-iterations */
-  int               cint;                  /* TileKernel, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
+  int               cint;                  /* TileKernel, TileKernelStrip2D, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
                                               the row cst (cstT in T); the coefficient planes are read outside it only */
   long long         ilo[3], ihi[3];
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
@@ -390,13 +390,15 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
       }
       if (q < r) {
         const long long u = ubase + P.box.xm0 * q;
-        bq[q]             = (S)P.b[u];
+        /* P.cint: a point of the box [ilo, ihi) has the constant row P.cst, and no plane is read for it */
+        const bool cst = VAR && P.cint && rx.w0 + i >= P.ilo[0] && rx.w0 + i < P.ihi[0] && ry.w0 + j0 + q >= P.ilo[1] && ry.w0 + j0 + q < P.ihi[1];
+        bq[q]          = (S)P.b[u];
         if constexpr (CORR) { /* b := the residual in T, rounded to S; the S coefficients from the T ones */
           T invd = P.cstT.invdiag, c[4];
           if constexpr (VAR) {
-            dq[q] = (S)(invd = P.invdiagT[u]);
+            dq[q] = (S)(invd = cst ? P.cstT.invdiag : P.invdiagT[u]);
 #pragma unroll
-            for (int s = 0; s < 4; s++) cq[s][q] = (S)(c[s] = P.coefT[s * P.nlocal + u]);
+            for (int s = 0; s < 4; s++) cq[s][q] = (S)(c[s] = cst ? P.cstT.c[s] : P.coefT[s * P.nlocal + u]);
           }
           if (!P.xzero) {
             const T *xc = xsrc + ((i + 1) + P.box.ext0 * (j0 + q + 1));
@@ -404,9 +406,9 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
             else bq[q] = (S)hj::Residual<2, hj::STAR>(xc, P.box.ext0, 0, P.b[u], T(1) / invd, ConstCoef<T>{P.cstT.c});
           }
         } else if constexpr (VAR) {
-          dq[q] = P.invdiag[u];
+          dq[q] = cst ? P.cst.invdiag : P.invdiag[u];
 #pragma unroll
-          for (int s = 0; s < 4; s++) cq[s][q] = P.coef[s * P.nlocal + u];
+          for (int s = 0; s < 4; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u];
         }
       }
     }
