@@ -25,10 +25,10 @@ struct cudaFuncAttributes {
 #define __launch_bounds__(n)
 #define __align__(n)
 
-extern thread_local dim3 threadIdx, blockIdx;
-extern dim3              blockDim, gridDim;
-extern std::barrier<>   *emu_barrier;
-extern std::mutex        emu_atomic;
+inline thread_local dim3 threadIdx, blockIdx; /* one program per emulation test: defined here */
+inline dim3              blockDim, gridDim;
+inline std::barrier<>   *emu_barrier;
+inline std::mutex        emu_atomic;
 inline void              __syncthreads() { emu_barrier->arrive_and_wait(); }
 template <class T>
 inline T __ldg(const T *p)

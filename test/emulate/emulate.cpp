@@ -11,33 +11,12 @@
 #include <random>
 #include <functional>
 #include "hjblock.cuh"
+#include "launch.h"
 
-thread_local dim3 threadIdx, blockIdx;
-dim3              blockDim, gridDim;
-std::barrier<>   *emu_barrier;
-std::mutex        emu_atomic;
 
 using namespace hjcuda;
 
 static bool g_cint = false; /* launch with the constant box of the plan (P.cint): see main */
-
-static void EmuLaunch(const std::function<void()> &k, long long nblocks, int nthreads)
-{
-  blockDim = dim3(nthreads);
-  gridDim  = dim3((unsigned)nblocks);
-  for (long long b = 0; b < nblocks; b++) {
-    std::barrier<>           bar(nthreads);
-    std::vector<std::thread> th;
-    emu_barrier = &bar;
-    for (int t = 0; t < nthreads; t++)
-      th.emplace_back([&, t, b]() {
-        threadIdx = dim3(t);
-        blockIdx  = dim3((unsigned)b);
-        k();
-      });
-    for (auto &x : th) x.join();
-  }
-}
 
 struct Problem {
   int                 nx, ny, dof, noff = 4; // 2D star

@@ -10,33 +10,12 @@
 #include <random>
 #include <functional>
 #include "hjmarch.cuh"
+#include "launch.h"
 
-thread_local dim3 threadIdx, blockIdx;
-dim3              blockDim, gridDim;
-std::barrier<>   *emu_barrier;
-std::mutex        emu_atomic;
 
 using namespace hjcuda;
 
 static bool g_tilekernel = false; /* run TileKernel<3> instead of MarchKernel (the constant-row box, cint, in both) */
-
-static void EmuLaunch(const std::function<void()> &k, long long nblocks, int nthreads)
-{
-  blockDim = dim3(nthreads);
-  gridDim  = dim3((unsigned)nblocks);
-  for (long long b = 0; b < nblocks; b++) {
-    std::barrier<>           bar(nthreads);
-    std::vector<std::thread> th;
-    emu_barrier = &bar;
-    for (int t = 0; t < nthreads; t++)
-      th.emplace_back([&, t, b]() {
-        threadIdx = dim3(t);
-        blockIdx  = dim3((unsigned)b);
-        k();
-      });
-    for (auto &x : th) x.join();
-  }
-}
 
 struct Problem {
   int                 n[3], kind, noff;

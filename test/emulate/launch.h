@@ -1,0 +1,25 @@
+/* The emulation's launch (test/emulate, host only): a kernel runs block after block, one std::thread per CUDA thread
+   (the CUDA names it sets are cuda_runtime.h's). */
+#pragma once
+#include <functional>
+#include <thread>
+#include <vector>
+#include "cuda_runtime.h"
+
+inline void EmuLaunch(const std::function<void()> &k, long long nblocks, int nthreads)
+{
+  blockDim = dim3(nthreads);
+  gridDim  = dim3((unsigned)nblocks);
+  for (long long b = 0; b < nblocks; b++) {
+    std::barrier<>           bar(nthreads);
+    std::vector<std::thread> th;
+    emu_barrier = &bar;
+    for (int t = 0; t < nthreads; t++)
+      th.emplace_back([&, t, b]() {
+        threadIdx = dim3(t);
+        blockIdx  = dim3((unsigned)b);
+        k();
+      });
+    for (auto &x : th) x.join();
+  }
+}
