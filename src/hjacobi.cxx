@@ -285,7 +285,11 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   PetscCall(HJOmegaView(pc, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
-  if (!hj->haslayout || hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s)\n", hj->overlapcomm ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", hj->overlapcomm ? "true" : "false"));
+  if (!hj->haslayout || hj->ghostsf) {
+    const PetscBool cuda = (PetscBool)(hj->ops && !strcmp(hj->ops->name, "cuda")), over = HJOverlapComm(hj, cuda);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false",
+                                     hj->overlapcommset || !cuda ? "" : (over ? ", default with GPU-aware MPI" : ", default: MPI is not GPU-aware")));
+  }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->haslayout && hj->st.noff) {
     const HJLayout *L = &hj->layout;
@@ -370,7 +374,8 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   /* read at every cycle (the split of the tiles is made at every setup either way): no setup needed */
-  PetscCall(PetscOptionsBool("-pc_hjacobi_overlap_comm", "Run the tiles that read no ghost value during the ghost exchange of each cycle (false: exchange, then every tile; for measurement)", "PCHJACOBI", hj->overlapcomm, &hj->overlapcomm, NULL));
+  PetscCall(PetscOptionsBool("-pc_hjacobi_overlap_comm", "Run the tiles that read no ghost value during the ghost exchange of each cycle (false: exchange, then every tile; default: true on the host, on the CUDA backend when MPI is GPU-aware)", "PCHJACOBI", hj->overlapcomm, &hj->overlapcomm, &flg));
+  if (flg) hj->overlapcommset = PETSC_TRUE;
   k = hj->richcheck;
   PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
   if (flg) PetscCall(PCHJacobiSetRichardsonCheck(pc, k));
@@ -988,7 +993,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
-.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false, for measurement: exchange, then every tile; the results are the same bit for bit)
+.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true on the host, and on the CUDA backend when MPI is GPU-aware; false: exchange, then every tile; the results are the same bit for bit)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers,march> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, march for 3D tiles the shared kernel cannot hold, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)

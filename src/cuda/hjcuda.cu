@@ -512,7 +512,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     L.y     = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
-    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && p->tileids);
+    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_TRUE) && p->tileids);
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
@@ -680,7 +680,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
   }
-  if (p->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, hj->overlapcomm ? "launched during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+  if (p->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, HJOverlapComm(hj, PETSC_TRUE) ? "launched during the exchange" : (hj->overlapcommset ? "not used: -pc_hjacobi_overlap_comm false" : "not used: MPI is not GPU-aware")));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

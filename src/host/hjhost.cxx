@@ -190,7 +190,7 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU, one ghost exchange per cycle\n"));
-  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, hj->overlapcomm ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj, PETSC_FALSE) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -233,7 +233,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
-    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && h->tileids);
+    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_FALSE) && h->tileids);
     PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
 
     if (exchange) {

@@ -126,6 +126,7 @@ typedef struct {
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
   PetscBool           overlapcomm; /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (hjsplit.cxx) */
+  PetscBool           overlapcommset; /* given by the user; else HJOverlapComm() decides */
   const HJBackendOps *ops;
   void               *data;    /* private data of the backend in use (ops) */
   /* Richardson (hjrichardson.cxx) */
@@ -197,6 +198,15 @@ PETSC_INTERN PetscErrorCode     HJCudaStencilTranspose(const HJLayout *, HJStenc
 PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
 PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 #endif
+
+/* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else on the
+   host, and on the CUDA backend only when MPI is GPU-aware: with MPI that is not, PetscSF stages the ghosts through the
+   host in PetscSFBcastBegin/End on the cycle's stream, nothing runs during the messages, and the split only costs a
+   second launch (measured on 2 H200s, bench/results/nvidia-h200/README.md r13: 12.4 against 11.6 ms per V-cycle). */
+static inline PetscBool HJOverlapComm(const PC_HJacobi *hj, PetscBool cuda)
+{
+  return hj->overlapcommset ? hj->overlapcomm : (cuda ? use_gpu_aware_mpi : PETSC_TRUE);
+}
 
 /* the effective tile and overlap in direction d (unused directions: the owned size, no overlap) */
 static inline void HJTileOf(const PC_HJacobi *hj, PetscInt d, PetscInt *t, PetscInt *o)
