@@ -180,7 +180,9 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
     const long long NC  = dim == 3 ? p->W[0] * p->W[1] : p->W[0], WL = p->W[dim - 1]; /* columns, and points along the strip */
     const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8; /* 16 only when asked: measured no faster */
     const int       ppt = L->ppt, nthreads = L->nthreads;
+    char            tname[64]; /* the tile as the user sees it, 2D or 3D */
 
+    PetscCall(dim == 3 ? PetscSNPrintf(tname, sizeof(tname), "%lldx%lldx%lld", p->W[0], p->W[1], p->W[2]) : PetscSNPrintf(tname, sizeof(tname), "%lldx%lld", p->W[0], p->W[1]));
     PetscCheck((dim == 2 || dim == 3) && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D and 3D star (5- and 7-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
     PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S, dim) > 0 || hj->cudakernel == HJ_CUDA_KERNEL_AUTO, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points in double do not fit the registers in %dD%s; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0, dim, st->constant ? "" : " with variable coefficients"); /* auto: the shared kernel below */
     L->regs    = true;
@@ -199,7 +201,7 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
       L->ppt      = ppt;
       L->nthreads = nthreads;
     }
-    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld%s needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1], dim == 3 ? "x.." : "",
+    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %s needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", tname,
                (NC * ((WL + Rm - 1) / Rm) + 31) / 32 * 32, Rm, hjcuda::RegMaxThreads(Rm, !st->constant, S, dim));
   }
   if (!L->regs && ly->dof == 1) {
