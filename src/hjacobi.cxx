@@ -371,6 +371,9 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
       pc->setupcalled = 0;
     }
   }
+  /* test hook, not listed by -help: the given rank's device extraction fails to allocate its planes, as on a full GPU,
+     so a test can see every rank stop (cuda_err_extract_alloc_np2) */
+  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_debug_fail_alloc", &hj->debugfailalloc, NULL));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   /* read at every cycle (the split of the tiles is made at every setup either way): no setup needed */
@@ -1063,6 +1066,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->backend = PC_HJACOBI_BACKEND_AUTO;
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
   hj->overlapcomm = PETSC_TRUE;
+  hj->debugfailalloc = -1;
 
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;

@@ -9,15 +9,11 @@
 #     worst: no false convergence (GMRES stops on the preconditioned norm; a nearly singular preconditioner fools it).
 # With RATIO "max:N" the tested command's total must be at most N (for references that converge in one iteration).
 set -u
+. "$(dirname "$0")/its_args.sh"
+[ $# -ge 2 ] || { echo "compare_its.sh: usage: RATIO TRUETOL -- REF... -- TEST..."; exit 2; }
 ratio=$1 truetol=$2
 shift 2
-[ "$1" = "--" ] || { echo "compare_its.sh: usage: RATIO TRUETOL -- REF... -- TEST..."; exit 2; }
-shift
-ref=()
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do ref+=("$1"); shift; done
-[ $# -gt 0 ] || { echo "compare_its.sh: missing the second --"; exit 2; }
-shift
-tst=("$@")
+its_args compare_its.sh "RATIO TRUETOL -- REF... -- TEST..." "$@"
 
 # total linear iterations, and the largest final true relative residual of any solve (-1: no monitor line)
 summarise() {
@@ -28,8 +24,7 @@ summarise() {
 }
 
 ok=1
-rout=$("${ref[@]}" 2>&1); rrc=$?
-tout=$("${tst[@]}" 2>&1); trc=$?
+its_run
 printf '%s\n' "== reference: ${ref[*]}" "$rout" | grep -v "KSP .*resid norm" 
 printf '%s\n' "== tested: ${tst[*]}" "$tout" | grep -v "KSP .*resid norm"
 read -r rn rits rworst <<< "$(printf '%s\n' "$rout" | summarise)"

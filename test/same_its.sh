@@ -4,15 +4,9 @@
 # converge with the same count: passes when both exit 0, neither prints DIVERGED, and the last "CONVERGED_<reason>
 # iterations N" line of each (the outer solve's: ksp or snes -*_converged_reason) is the same.
 set -u
-[ "${1:-}" = "--" ] || { echo "same_its.sh: usage: -- REF... -- TEST..."; exit 2; }
-shift
-ref=()
-while [ $# -gt 0 ] && [ "$1" != "--" ]; do ref+=("$1"); shift; done
-[ $# -gt 0 ] || { echo "same_its.sh: missing the second --"; exit 2; }
-shift
-tst=("$@")
-rout=$("${ref[@]}" 2>&1); rrc=$?
-tout=$("${tst[@]}" 2>&1); trc=$?
+. "$(dirname "$0")/its_args.sh"
+its_args same_its.sh "-- REF... -- TEST..." "$@"
+its_run
 printf '%s\n' "== reference: ${ref[*]}" "$rout" "== tested: ${tst[*]}" "$tout"
 last() { grep -oE "CONVERGED_[A-Z_]+ iterations [0-9]+" | tail -1; }
 r=$(printf '%s\n' "$rout" | last)

@@ -19,9 +19,18 @@ typedef struct {
 PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
 PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
 PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
-PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *);
+/* the last argument: the rank whose allocation of the planes fails (test hook -pc_hjacobi_debug_fail_alloc), -1 none */
+PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *, PetscInt);
 /* hjinterior.cu: whether the points of the owned-coordinate box [ilo, ihi) all have one row (dof 1, variable planes),
    and that row (ref: noff coefficients, then the inverse diagonal); CUDA sources only */
 #if defined(__CUDACC__)
+/* hjdevalloc.cu: device allocations made on every rank, then checked on all at once (a failure stops every rank) */
+typedef struct {
+  size_t      bytes;  /* asked for by the group on this rank */
+  cudaError_t err;    /* the first failure, cudaSuccess if none */
+  PetscBool   inject; /* test hook: fail this rank's group */
+} HJDeviceAllocGroup;
+PETSC_INTERN void           HJDeviceAllocGroupAdd(HJDeviceAllocGroup *, void **, size_t);
+PETSC_INTERN PetscErrorCode HJDeviceAllocGroupCheck(MPI_Comm, const HJDeviceAllocGroup *, const char *);
 PETSC_INTERN PetscErrorCode HJCudaStencilInterior(const HJCudaStencil *, const long long[3], const long long[3], long long, long long, cudaStream_t, PetscBool *, PetscScalar *);
 #endif

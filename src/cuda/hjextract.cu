@@ -412,8 +412,9 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
 
 } // namespace
 
-/* full extraction on the device into st (destroyed first) */
-PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
+/* full extraction on the device into st (destroyed first). Its two groups of device allocations (the pattern tables,
+   then the planes) are checked on every rank before the reductions that follow them (HJDeviceAllocGroupCheck). */
+PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st, PetscInt failrank)
 {
   MPI_Comm       comm;
   HJCudaStencil *d;
@@ -424,9 +425,13 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
   PetscInt       flags[2], gflags[2];
   PetscBool      fits;
   const size_t   bs2 = (size_t)L->dof * L->dof;
+  PetscMPIInt    rank;
+  HJDeviceAllocGroup tables = {0, cudaSuccess, PETSC_FALSE}, planes = {0, cudaSuccess, PETSC_FALSE};
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)A, &comm));
+  PetscCallMPI(MPI_Comm_rank(comm, &rank));
+  planes.inject = (PetscBool)(rank == failrank);
   PetscCall(HJStencilCheckPmat(A, L));
   PetscCheck(L->dof <= 8, comm, PETSC_ERR_SUP, "The device extraction handles dof <= 8");
   PetscCall(HJStencilDestroy(st));
@@ -439,7 +444,7 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
   d->nlocal         = L->nlocal;
   d->dof            = L->dof;
   PetscCall(PetscNew(&d->pattern));
-  PetscCallCUDA(cudaMalloc((void **)&d->pattern->res, sizeof(Result)));
+  HJDeviceAllocGroupAdd(&tables, (void **)&d->pattern->res, sizeof(Result));
   ArgsOfLayout(L, &a);
   PetscCall(CSRGet(A, &csr, &a));
   if (csr.Ao) { /* the off-diagonal block's columns as grid points, once per pattern */
@@ -450,10 +455,12 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
       PetscCall(HJLayoutPointOfGlobal(L, csr.garray[c], pt, &cf));
       h[4 * c] = (int)pt[0], h[4 * c + 1] = (int)pt[1], h[4 * c + 2] = (int)pt[2], h[4 * c + 3] = (int)cf;
     }
-    PetscCallCUDA(cudaMalloc((void **)&d->pattern->ghost, 4 * csr.nghost * sizeof(int)));
-    PetscCallCUDA(cudaMemcpyAsync(d->pattern->ghost, h, 4 * csr.nghost * sizeof(int), cudaMemcpyHostToDevice, stream));
-    PetscCallCUDA(cudaStreamSynchronize(stream));
-    PetscCall(PetscLogCpuToGpu(4.0 * csr.nghost * sizeof(int)));
+    HJDeviceAllocGroupAdd(&tables, (void **)&d->pattern->ghost, 4 * csr.nghost * sizeof(int));
+    if (d->pattern->ghost) {
+      PetscCallCUDA(cudaMemcpyAsync(d->pattern->ghost, h, 4 * csr.nghost * sizeof(int), cudaMemcpyHostToDevice, stream));
+      PetscCallCUDA(cudaStreamSynchronize(stream));
+      PetscCall(PetscLogCpuToGpu(4.0 * csr.nghost * sizeof(int)));
+    }
     PetscCall(PetscFree(h));
     d->pattern->nghost = csr.nghost;
   }
@@ -462,7 +469,12 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
     MatInfo info;
     if (!S) continue;
     PetscCall(MatGetInfo(S, MAT_LOCAL, &info));
-    PetscCallCUDA(cudaMalloc((void **)&d->pattern->code[b], (size_t)info.nz_used + 1));
+    HJDeviceAllocGroupAdd(&tables, (void **)&d->pattern->code[b], (size_t)info.nz_used + 1);
+  }
+  {
+    const PetscErrorCode ierr = HJDeviceAllocGroupCheck(comm, &tables, "the pattern tables");
+    if (ierr) PetscCall(CSRRestore(&csr, &a)); /* as every rank does here */
+    PetscCall(ierr);
   }
   a.ghost   = d->pattern->ghost;
   a.code[0] = d->pattern->code[0];
@@ -499,8 +511,13 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st)
   st->kind  = gflags[1] ? hj::BOX : hj::STAR;
   st->noff  = hj::NumOffsets((int)L->dim, (int)st->kind);
   d->noff   = st->noff;
-  PetscCallCUDA(cudaMalloc((void **)&d->coef, (size_t)st->noff * L->nlocal * bs2 * sizeof(PetscScalar)));
-  PetscCallCUDA(cudaMalloc((void **)&d->invdiag, (size_t)L->nlocal * bs2 * sizeof(PetscScalar)));
+  HJDeviceAllocGroupAdd(&planes, (void **)&d->coef, (size_t)st->noff * L->nlocal * bs2 * sizeof(PetscScalar));
+  HJDeviceAllocGroupAdd(&planes, (void **)&d->invdiag, (size_t)L->nlocal * bs2 * sizeof(PetscScalar));
+  {
+    const PetscErrorCode ierr = HJDeviceAllocGroupCheck(comm, &planes, "the coefficient planes and inverse diagonal");
+    if (ierr) PetscCall(CSRRestore(&csr, &a));
+    PetscCall(ierr);
+  }
   PetscCallCUDA(cudaMemsetAsync(d->coef, 0, (size_t)st->noff * L->nlocal * bs2 * sizeof(PetscScalar), stream));
   PetscCall(ValuePass(A, L, st, &a, stream, &fits));
   PetscCall(CSRRestore(&csr, &a));
@@ -559,7 +576,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
     PetscCall(CSRRestore(&csr, &a));
     if (!fits) PetscCall(PetscInfo(pc, "new values need another stencil kind: full extraction\n"));
   }
-  if (!fits) PetscCall(HJCudaExtractFull(A, L, st));
+  if (!fits) PetscCall(HJCudaExtractFull(A, L, st, hj->debugfailalloc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -122,6 +122,8 @@ typedef struct {
   PetscObjectState    stnzstate; /* ... and its nonzero state (MatGetNonzeroState): unchanged means values-only refresh */
   const HJBackendOps *stops;     /* the backend that extracted st */
   PetscInt            extract;   /* -pc_hjacobi_extract (testing): HJ_EXTRACT_AUTO, _HOST or _DEVICE */
+  PetscInt            debugfailalloc; /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to
+                                          allocate its planes (-1: none) */
   HJStencil           stT;     /* A^T, re-indexed from st at the first PCApplyTranspose after st changed (HJStencilTranspose) */
   PetscBool           hasT;
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
