@@ -1,5 +1,6 @@
 /* The CUDA backend of PCHJACOBI (doc/design.md, "Backends"): device work arrays, the device copy of the stencil,
-   the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream.
+   the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream (a split cycle's
+   interior tiles on a second stream of ours when MPI is not GPU-aware: HJCycles_CUDA).
 
    The choice is made once per setup, as PETSc's pbjacobi chooses its CUDA apply once: HJCudaPlanCreate() turns the
    parameters, the -pc_hjacobi_cuda_* options (read in PCSetFromOptions), the layout and the stencil (kind, constant
