@@ -288,7 +288,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   if (!hj->haslayout || hj->ghostsf) {
     const PetscBool cuda = (PetscBool)(hj->ops && !strcmp(hj->ops->name, "cuda")), over = HJOverlapComm(hj, cuda);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false",
-                                     hj->overlapcommset || !cuda ? "" : (over ? ", default with GPU-aware MPI" : ", default: MPI is not GPU-aware")));
+                                     hj->overlapcommset || !cuda ? "" : (over ? ", default" : ", default: MPI is not GPU-aware")));
   }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->haslayout && hj->st.noff) {
@@ -377,7 +377,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   /* read at every cycle (the split of the tiles is made at every setup either way): no setup needed */
-  PetscCall(PetscOptionsBool("-pc_hjacobi_overlap_comm", "Run the tiles that read no ghost value during the ghost exchange of each cycle (false: exchange, then every tile; default: true on the host, on the CUDA backend when MPI is GPU-aware)", "PCHJACOBI", hj->overlapcomm, &hj->overlapcomm, &flg));
+  PetscCall(PetscOptionsBool("-pc_hjacobi_overlap_comm", "Run the tiles that read no ghost value during the ghost exchange of each cycle (false: exchange, then every tile; default: true)", "PCHJACOBI", hj->overlapcomm, &hj->overlapcomm, &flg));
   if (flg) hj->overlapcommset = PETSC_TRUE;
   k = hj->richcheck;
   PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
@@ -391,6 +391,9 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4, 8 or 16 (0: 4 or 8, chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
     PetscCheck(strip == 0 || strip == 4 || strip == 8 || strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
+    /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
+    PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(hj), &hj->cudaside, &flg));
+    if (flg) hj->cudasideset = PETSC_TRUE;
     if (kernel != (PetscInt)hj->cudakernel || strip != hj->cudastrip || forcetile != hj->cudaforcetile) pc->setupcalled = 0;
     hj->cudakernel    = (HJCudaKernel)kernel;
     hj->cudastrip     = strip;
@@ -996,10 +999,11 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
-.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true on the host, and on the CUDA backend when MPI is GPU-aware; false: exchange, then every tile; the results are the same bit for bit)
+.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile; the results are the same bit for bit)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 .  -pc_hjacobi_cuda_kernel <auto,shared,registers,march,pipelined> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, march for 3D tiles the shared kernel cannot hold, else shared; pipelined: the shared kernel with several tiles per block, the next one loaded asynchronously)
 .  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
+.  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
 -  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup, for testing (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
 
    Level: intermediate
@@ -1039,6 +1043,9 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    the broadcast's begin and end, the others after it (`-pc_hjacobi_overlap_comm`): with several tiles per rank and
    direction most of the exchange is hidden behind them. Tiles are independent within a cycle, so the result is the
    same bit for bit. The CUDA backend's fused sweep for k = 1 (one thread per point, no tiles) waits for the exchange.
+   With MPI that is not GPU-aware the CUDA backend launches the interior tiles on a second stream, so that the
+   exchange's copies through the host and its unpack on PETSc's stream do not wait for them
+   (`-pc_hjacobi_cuda_side_stream`).
 
    Load it into any PETSc program with `-dll_append /path/libpetsc-hjacobi.so`, or link libpetsc-hjacobi and call
    `PCHJacobiInitializePackage()`.

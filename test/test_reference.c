@@ -8,6 +8,7 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
                            "  -reuse_box: the new values add box couplings (a new nonzero pattern)\n"
                            "  -dof d: d fields per grid point (point-block; d > 8 is an error)\n"
                            "  -check_overlap_comm: PCApply and PCApplyRichardson equal bit for bit with -pc_hjacobi_overlap_comm true and false\n"
+                           "  -bind_vecs_cpu: b, x and the work vectors bound to the CPU (CUDA vectors with host arrays: the CUDA backend's host fallback)\n"
                            "  bad inputs: -dm_kind none|shell -wide -zero_diag_row r -missing_diag_row r\n";
 
 #include "hjtest.h"
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
   PetscScalar *bf, *x0f, *ref;
   PetscReal    tol = 1e-12, rel;
   PetscInt     its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
-  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE;
+  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE;
   DM           shell = NULL;
   char         what[128];
   PCRichardsonConvergedReason reason;
@@ -90,6 +91,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_set_dm", &setdm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_overlap_comm", &overlapcomm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_vecs_cpu", &bindcpu, NULL));
 
   PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(HJProblemCreateMatrix(&p, &A));
@@ -114,6 +116,12 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(b, &x0));
   PetscCall(VecDuplicate(b, &y));
   PetscCall(VecDuplicate(b, &work));
+  if (bindcpu) { /* CUDA vectors whose arrays are on the host: PCHJACOBI's CUDA backend runs the host cycles on them */
+    PetscCall(VecBindToCPU(b, PETSC_TRUE));
+    PetscCall(VecBindToCPU(x0, PETSC_TRUE));
+    PetscCall(VecBindToCPU(y, PETSC_TRUE));
+    PetscCall(VecBindToCPU(work, PETSC_TRUE));
+  }
   PetscCall(HJProblemFillVec(&p, 21, b));
   PetscCall(HJProblemFillVec(&p, 22, x0));
   PetscCall(HJGatherVec(b, &bf));

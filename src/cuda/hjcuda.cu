@@ -1,5 +1,6 @@
 /* The CUDA backend of PCHJACOBI (doc/design.md, "Backends"): device work arrays, the device copy of the stencil,
-   the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream.
+   the choice of kernel, and the cycles of one PCApply/PCApplyRichardson on PETSc's current stream (a split cycle's
+   interior tiles on a second stream of ours when MPI is not GPU-aware: HJCycles_CUDA).
 
    The choice is made once per setup, as PETSc's pbjacobi chooses its CUDA apply once: HJCudaPlanCreate() turns the
    parameters, the -pc_hjacobi_cuda_* options (read in PCSetFromOptions), the layout and the stencil (kind, constant
@@ -87,6 +88,13 @@ typedef struct {
                                                             shared memory; and the shared memory reserved per block */
   HJCudaPlan   plan, planT; /* A's and A^T's */
   void        *host;        /* the host backend's data for vectors that live on the host (HJCudaFallback) */
+  /* The second stream of the split cycle (HJCycles_CUDA; doc/design.md "Communication hidden"): made at the first
+     setup whose plan is split, destroyed in reset. side: non-blocking (no implicit order with PETSc's stream, which
+     is by default the legacy NULL stream), at the device's least priority; forked/joined: events without timing
+     that order it with PETSc's stream. sideprio, petscprio: the priorities (view). */
+  cudaStream_t side;
+  cudaEvent_t  forked, joined;
+  int          sideprio, petscprio;
 } HJCuda;
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
@@ -491,18 +499,53 @@ static PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stre
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess, Vec hostvec)
+/* The device arrays of one cycle or correction: b's (read) and x's (write only: x is overwritten). When either vector
+   lives on the host, nothing is held on return and *hostvec is that vector (b is looked at first, and x is not touched
+   then): the caller runs the host backend instead (HJCudaFallback). */
+static PetscErrorCode HJCudaGetArrays(Vec b, Vec x, PetscBool xwrite, const PetscScalar **ba, PetscScalar **xa, Vec *hostvec)
+{
+  PetscMemType bmt, xmt;
+
+  PetscFunctionBegin;
+  *hostvec = NULL;
+  PetscCall(VecGetArrayReadAndMemType(b, ba, &bmt));
+  if (!PetscMemTypeDevice(bmt)) {
+    PetscCall(VecRestoreArrayReadAndMemType(b, ba));
+    *hostvec = b;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (xwrite) PetscCall(VecGetArrayWriteAndMemType(x, xa, &xmt));
+  else PetscCall(VecGetArrayAndMemType(x, xa, &xmt));
+  if (!PetscMemTypeDevice(xmt)) {
+    if (xwrite) PetscCall(VecRestoreArrayWriteAndMemType(x, xa));
+    else PetscCall(VecRestoreArrayAndMemType(x, xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, ba));
+    *hostvec = x;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJCudaRestoreArrays(Vec b, Vec x, PetscBool xwrite, const PetscScalar **ba, PetscScalar **xa)
+{
+  PetscFunctionBegin;
+  if (xwrite) PetscCall(VecRestoreArrayWriteAndMemType(x, xa));
+  else PetscCall(VecRestoreArrayAndMemType(x, xa));
+  PetscCall(VecRestoreArrayReadAndMemType(b, ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* hostvec (HJCudaGetArrays) lives on the host: allowed with -pc_hjacobi_backend auto only; makes st's host arrays
+   (once) for the host backend, which the caller then runs (what: its name, for -info) */
+static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec hostvec, const char *what)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HJCuda     *cu = (HJCuda *)hj->data;
   VecType     vt;
 
   PetscFunctionBegin;
   PetscCall(VecGetType(hostvec, &vt));
   PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
-  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's cycles (in PetscScalar precision)\n", vt));
+  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's %s\n", vt, what));
   if (st->ondevice && !st->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(st))); /* host arrays of a device stencil, made once */
-  PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -513,7 +556,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ba;
   PetscScalar       *xa;
-  PetscMemType       bmt, xmt;
+  Vec                hostvec;
   cudaStream_t       stream;
   const HJCudaPlan  *p;
 
@@ -522,19 +565,10 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     if (zeroguess) PetscCall(VecZeroEntries(x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(VecGetArrayReadAndMemType(b, &ba, &bmt));
-  if (!PetscMemTypeDevice(bmt)) {
-    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-    PetscCall(HJCudaFallback(pc, st, b, x, n, zeroguess, b));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (zeroguess) PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
-  else PetscCall(VecGetArrayAndMemType(x, &xa, &xmt));
-  if (!PetscMemTypeDevice(xmt)) {
-    if (zeroguess) PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-    else PetscCall(VecRestoreArrayAndMemType(x, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
-    PetscCall(HJCudaFallback(pc, st, b, x, n, zeroguess, x));
+  PetscCall(HJCudaGetArrays(b, x, zeroguess, &ba, &xa, &hostvec));
+  if (hostvec) {
+    PetscCall(HJCudaFallback(pc, st, hostvec, "cycles (in PetscScalar precision)"));
+    PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
@@ -543,8 +577,9 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
 
   hjcuda::Launch<PetscScalar>       L = p->L; /* the plan's descriptor; a cycle sets only the arrays and the stream */
   const long long                   ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
-  const hjcuda::Output<PetscScalar> toy = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
-  const hjcuda::Output<PetscScalar> tox = {xa, 0, xm0, xm0 * xm1};
+  const hjcuda::Output<PetscScalar> toy  = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
+  const hjcuda::Output<PetscScalar> tox  = {xa, 0, xm0, xm0 * xm1};
+  const PetscBool                   side = (PetscBool)(cu->side && HJCudaSideStream(hj)); /* made at setup when the plan is split */
 
   L.stream = stream;
   L.b      = ba;
@@ -555,18 +590,31 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     PetscCall(PetscLogGpuTimeEnd());
   }
   /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap. With the tiles split (p->tileids), the
-     interior ones run while the exchange is under way: begin, launch them, end, launch the rest, both launches on
-     PETSc's stream. The interior tiles read only xpad's interior, which the exchange reads (its roots) and does not
-     write, and write only ypad's interior (or x), which it does not touch: the launch between begin and end adds no
-     ordering the exchange did not already have with the kernels. */
-  auto run = [&](const unsigned *ids, long long count, PetscLogDouble flops) -> PetscErrorCode {
+     interior ones run while the exchange is under way, the rest after its end (doc/design.md "Communication hidden").
+     The interior tiles read only xpad's owned points, which the exchange reads (its roots) and does not write, and
+     write only ypad's owned points (or x's), which it does not touch; the boundary tiles read xpad and write other
+     owned points of ypad (or x): nothing orders the two groups within a cycle, nor the interior tiles and the
+     exchange's unpack.
+     One stream (GPU-aware MPI, or -pc_hjacobi_cuda_side_stream false): begin, the interior launch, end, the boundary
+     launch, all on PETSc's stream. With MPI that is not GPU-aware PetscSF copies through pageable host buffers on
+     PETSc's stream (begin: pack, device-to-host copy, stream synchronization, MPI start; end: MPI wait, host-to-device
+     copy, unpack), so there the copy back waits for the interior tiles queued before it, and the unpack and the
+     boundary tiles follow them. Second stream (the default without GPU-aware MPI): after the begin, PETSc's stream
+     records `forked` and cu->side waits for it (so the interior tiles follow the pack and everything before it: the
+     previous cycle, joined below, and the pad copy); the interior tiles go on cu->side, which records `joined`; the
+     end's copy and unpack and then the boundary tiles go on PETSc's stream, alongside the interior tiles; after the
+     boundary launch PETSc's stream waits for `joined`. So the next cycle's begin (its pack reads this cycle's output,
+     and its interior tiles overwrite the xpad this cycle reads) and, after the last cycle, every later user of x and b
+     find both groups done. */
+  auto run = [&](const unsigned *ids, long long count, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
     PetscFunctionBegin;
     L.tileids = ids;
     L.ntot    = count;
+    L.stream  = s;
     PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
-    PetscCall(PetscLogGpuTimeBegin());
+    if (s == stream) PetscCall(PetscLogGpuTimeBegin()); /* PETSc's GPU timer times its own stream (and synchronizes it) */
     PetscCallCUDA(p->launch(L, nullptr));
-    PetscCall(PetscLogGpuTimeEnd());
+    if (s == stream) PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(flops));
     PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -580,20 +628,27 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
     const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_TRUE) && p->tileids);
+    const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
-    if (split && p->ninterior) PetscCall(run(p->tileids, p->ninterior, 0));
+    if (fork) {
+      PetscCallCUDA(cudaEventRecord(cu->forked, stream));
+      PetscCallCUDA(cudaStreamWaitEvent(cu->side, cu->forked, 0));
+      PetscCall(run(p->tileids, p->ninterior, 0, cu->side));
+      PetscCallCUDA(cudaEventRecord(cu->joined, cu->side));
+    } else if (split && p->ninterior) PetscCall(run(p->tileids, p->ninterior, 0, stream));
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
-    if (!split) PetscCall(run(nullptr, p->L.ntot, p->flops));
-    else if (p->ninterior < p->L.ntot) PetscCall(run(p->tileids + p->ninterior, p->L.ntot - p->ninterior, p->flops)); /* the cycle's flops, counted once */
+    if (!split) PetscCall(run(nullptr, p->L.ntot, p->flops, stream));
+    else if (p->ninterior < p->L.ntot) PetscCall(run(p->tileids + p->ninterior, p->L.ntot - p->ninterior, p->flops, stream)); /* the cycle's flops, counted once */
     else PetscCall(PetscLogGpuFlops(p->flops));
+    if (fork) PetscCallCUDA(cudaStreamWaitEvent(stream, cu->joined, 0)); /* the join: after the boundary launch, which need not wait */
     if (!last) {
       PetscScalar *tmp = cu->xpad;
       cu->xpad         = cu->ypad;
@@ -601,9 +656,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     }
   }
   /* 3. the last cycle wrote x */
-  if (zeroguess) PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-  else PetscCall(VecRestoreArrayAndMemType(x, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  PetscCall(HJCudaRestoreArrays(b, x, zeroguess, &ba, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -617,23 +670,14 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ra;
   PetscScalar       *xa;
-  PetscMemType       rmt, xmt;
+  Vec                hostvec;
   cudaStream_t       stream;
   const HJCudaPlan  *p;
 
   PetscFunctionBegin;
-  PetscCall(VecGetArrayReadAndMemType(r, &ra, &rmt));
-  if (add) PetscCall(VecGetArrayAndMemType(x, &xa, &xmt));
-  else PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
-  if (!PetscMemTypeDevice(rmt) || !PetscMemTypeDevice(xmt)) { /* host vectors: the host backend's transposed cycle */
-    VecType vt;
-    if (add) PetscCall(VecRestoreArrayAndMemType(x, &xa));
-    else PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-    PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
-    PetscCall(VecGetType(PetscMemTypeDevice(rmt) ? x : r, &vt));
-    PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
-    PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's transposed cycle\n", vt));
-    if (stT->ondevice && !stT->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(stT))); /* host arrays of a device stencil, made once */
+  PetscCall(HJCudaGetArrays(r, x, (PetscBool)!add, &ra, &xa, &hostvec));
+  if (hostvec) {
+    PetscCall(HJCudaFallback(pc, stT, hostvec, "transposed cycle"));
     PetscCall(HJHostCorrectTWithData(pc, &cu->host, stT, r, x, add));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -653,9 +697,7 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogGpuFlops(p->flops));
   PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
-  if (add) PetscCall(VecRestoreArrayAndMemType(x, &xa));
-  else PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
-  PetscCall(VecRestoreArrayReadAndMemType(r, &ra));
+  PetscCall(HJCudaRestoreArrays(r, x, (PetscBool)!add, &ra, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -715,6 +757,23 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   cu->planT.valid = PETSC_FALSE;
   PetscCall(HJCudaPlanCreate(pc, &hj->st, PETSC_FALSE, stream, &cu->plan));
   PetscCall(PetscInfo(pc, "CUDA kernel: %s, %d threads x %d points per thread, %zu bytes of shared memory per block\n", HJCudaVariantNames[cu->plan.variant], cu->plan.L.nthreads, cu->plan.L.ppt, cu->plan.L.smem));
+
+  /* the split cycle's second stream (HJCycles_CUDA), made once: non-blocking, so that it has no implicit order with
+     PETSc's stream (the legacy NULL stream by default, PETSC_STREAM_DEFAULT), and at the device's least priority, so
+     that where PETSc's stream has a higher one its small unpack kernel and the boundary tiles are not queued behind
+     the interior blocks (PETSc creates its streams without a priority, i.e. the least one too: then they are equal) */
+  if (cu->plan.tileids && !cu->side) {
+    int greatest;
+
+    PetscCallCUDA(cudaDeviceGetStreamPriorityRange(&cu->sideprio, &greatest));
+    PetscCallCUDA(cudaStreamCreateWithPriority(&cu->side, cudaStreamNonBlocking, cu->sideprio));
+    PetscCallCUDA(cudaEventCreateWithFlags(&cu->forked, cudaEventDisableTiming));
+    PetscCallCUDA(cudaEventCreateWithFlags(&cu->joined, cudaEventDisableTiming));
+  }
+  if (cu->side) {
+    PetscCallCUDA(cudaStreamGetPriority(stream, &cu->petscprio));
+    PetscCall(PetscInfo(pc, "Split cycles: second stream at priority %d, PETSc's stream at %d (lower is more urgent)\n", cu->sideprio, cu->petscprio));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -730,6 +789,12 @@ static PetscErrorCode HJReset_CUDA(PC pc)
   PetscCall(HJCudaPlanDestroy(&cu->plan));
   PetscCall(HJCudaPlanDestroy(&cu->planT));
   PetscCall(HJHostDataDestroy(&cu->host));
+  if (cu->side) {
+    PetscCallCUDA(cudaStreamSynchronize(cu->side)); /* joined into PETSc's stream already; nothing should be left */
+    PetscCallCUDA(cudaEventDestroy(cu->forked));
+    PetscCallCUDA(cudaEventDestroy(cu->joined));
+    PetscCallCUDA(cudaStreamDestroy(cu->side));
+  }
   PetscCall(PetscFree(hj->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -756,7 +821,17 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
   }
-  if (p->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, HJOverlapComm(hj, PETSC_TRUE) ? "launched during the exchange" : (hj->overlapcommset ? "not used: -pc_hjacobi_overlap_comm false" : "not used: MPI is not GPU-aware")));
+  if (p->tileids) {
+    const char *how = "not used: -pc_hjacobi_overlap_comm false";
+    char        side[256];
+
+    if (HJOverlapComm(hj, PETSC_TRUE) && cu->side && HJCudaSideStream(hj)) {
+      PetscCall(PetscSNPrintf(side, sizeof(side), "launched on a second stream during the exchange, priority %d%s PETSc's stream%s", cu->sideprio, cu->sideprio > cu->petscprio ? " below" : ", as", hj->cudasideset ? "" : "; MPI is not GPU-aware"));
+      how = side;
+    } else if (HJOverlapComm(hj, PETSC_TRUE)) how = "launched during the exchange on PETSc's stream";
+    else if (!hj->overlapcommset) how = "not used: MPI is not GPU-aware";
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -112,6 +112,7 @@ typedef struct {
   HJCudaKernel            cudakernel;
   PetscInt                cudastrip;     /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8, 16 */
   PetscBool               cudaforcetile; /* the tile kernel also for k = 1 (testing) */
+  PetscBool               cudaside, cudasideset; /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
   /* setup data */
   DM                  da;      /* reference to the DMDA the layout came from */
   HJLayout            layout;
@@ -202,13 +203,23 @@ PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
 PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 #endif
 
-/* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else on the
-   host, and on the CUDA backend only when MPI is GPU-aware: with MPI that is not, PetscSF stages the ghosts through the
-   host in PetscSFBcastBegin/End on the cycle's stream, nothing runs during the messages, and the split only costs a
-   second launch (measured on 2 H200s, bench/results/nvidia-h200/README.md r13: 12.4 against 11.6 ms per V-cycle). */
+/* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else true.
+   On the CUDA backend with MPI that is not GPU-aware the interior tiles then run on a second stream
+   (HJCudaSideStream), where PetscSF's copies through the host and its unpack no longer wait for them (doc/design.md
+   "Communication hidden"; on one stream the split measured slower than none on 2 H200s, B6 r13: 12.4 against 11.6 ms
+   per V-cycle). To hide the exchange on CUDA only with GPU-aware MPI again, set cudadefault to use_gpu_aware_mpi. */
 static inline PetscBool HJOverlapComm(const PC_HJacobi *hj, PetscBool cuda)
 {
-  return hj->overlapcommset ? hj->overlapcomm : (cuda ? use_gpu_aware_mpi : PETSC_TRUE);
+  const PetscBool cudadefault = PETSC_TRUE; /* the one line of the CUDA default (B6) */
+  return hj->overlapcommset ? hj->overlapcomm : (cuda ? cudadefault : PETSC_TRUE);
+}
+
+/* Whether a split CUDA cycle launches its interior tiles on a second stream: as given (-pc_hjacobi_cuda_side_stream),
+   else when MPI is not GPU-aware (PetscSF then stages the ghosts through the host on PETSc's stream); with GPU-aware
+   MPI nothing of the exchange waits for the interior tiles but its unpack, and one stream is kept. */
+static inline PetscBool HJCudaSideStream(const PC_HJacobi *hj)
+{
+  return hj->cudasideset ? hj->cudaside : (PetscBool)!use_gpu_aware_mpi;
 }
 
 /* the effective tile and overlap in direction d (unused directions: the owned size, no overlap) */
