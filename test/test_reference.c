@@ -9,6 +9,7 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
                            "  -dof d: d fields per grid point (point-block; d > 8 is an error)\n"
                            "  -check_overlap_comm: PCApply and PCApplyRichardson equal bit for bit with -pc_hjacobi_overlap_comm true and false\n"
                            "  -bind_vecs_cpu: b, x and the work vectors bound to the CPU (CUDA vectors with host arrays: the CUDA backend's host fallback)\n"
+                           "  -bind_mat_cpu: the matrix bound to the CPU as well (a device MatMultTranspose would write a bound vector's device copy, which its host arrays do not see)\n"
                            "  bad inputs: -dm_kind none|shell -wide -zero_diag_row r -missing_diag_row r\n";
 
 #include "hjtest.h"
@@ -77,7 +78,7 @@ int main(int argc, char **argv)
   PetscScalar *bf, *x0f, *ref;
   PetscReal    tol = 1e-12, rel;
   PetscInt     its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
-  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE;
+  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE, bindmat = PETSC_FALSE;
   DM           shell = NULL;
   char         what[128];
   PCRichardsonConvergedReason reason;
@@ -92,10 +93,12 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_overlap_comm", &overlapcomm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_vecs_cpu", &bindcpu, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_mat_cpu", &bindmat, NULL));
 
   PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(HJProblemCreateMatrix(&p, &A));
   PetscCall(HJProblemAssemble(&p, vseed, A));
+  if (bindmat) PetscCall(MatBindToCPU(A, PETSC_TRUE)); /* with -bind_vecs_cpu: the whole problem on the CPU */
 
   PetscCall(PCCreate(PETSC_COMM_WORLD, &pc));
   PetscCall(PCSetType(pc, PCHJACOBI));
