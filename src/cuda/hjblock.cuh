@@ -37,7 +37,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
 
   /* 1. W(T) + H(T) (TileKernel step 1, DOF scalars per point); correction form: zeros. xv: xpad in buffer
      coordinates. */
-  const auto xv = tb.Halo(hj::Padded<DOF>(P.xpad, DIM, P.box.ext0, P.box.ext1));
+  const auto xv = tb.PaddedHalo<DOF>(P.xpad, P.box.ext0, P.box.ext1);
   LoadTile<DIM, DOF>(tb, xv, CORR || P.xzero, buf0, buf1);
 
   /* 2. k sweeps with the halo frozen; sweep it reads buf[it&1] and writes buf[(it+1)&1] at W(T) points only, one
@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
 #pragma unroll
         for (int c = 0; c < DOF; c++) r[c] = inb ? bv(i, j, k, c) : T(0);
       } else {
-        hj::BlockResidual<DIM, KIND, DOF>(xv.ptr(i + 1, j + P1, k + P2), xv.s1, xv.s2, bv.ptr(i, j, k), P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
+        hj::BlockResidual<DIM, KIND, DOF>(xv.ptr(i + 1, j + P1, k + P2), xv.s1, xv.s2(), bv.ptr(i, j, k), P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
       }
 #pragma unroll
       for (int c = 0; c < DOF; c++) rhs[DOF * p + c] = (S)r[c];
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
       S               bl[DOF];
 #pragma unroll
       for (int c = 0; c < DOF; c++) bl[c] = CORR ? rhs[DOF * p + c] : (inb ? (S)bv(i, j, k, c) : S(0));
-      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2, bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
+      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
     }
     __syncthreads();
   }
@@ -87,12 +87,13 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
   /* 3. the owned core (transposed: all of W(T), added) from buf[k&1], DOF consecutive scalars per point: consecutive
      threads write consecutive scalars; correction form: x + delta. W(T) coordinates. */
   const auto res = tb.Buffer<DOF>((P.k & 1) ? buf1 : buf0);
-  const auto yw = tb.Work(hj::OutputView<DOF>(P.y)), xw = tb.Work(hj::Padded<DOF>(P.xpad, DIM, P.box.ext0, P.box.ext1));
+  const auto yw  = tb.Work(hj::OutputView<DOF>(P.y));
+  const auto xw  = tb.Work(hj::Padded<DOF>(P.xpad, DIM, P.box.ext0, P.box.ext1));
   for (int e = threadIdx.x; e < DOF * npts; e += blockDim.x) {
     const int p = e / DOF, c = e - DOF * p;
     int       i, j, k;
     Unflatten<DIM>(p, fwx, fwy, i, j, k);
-    if (P.transpose || tb.Owned(i, j, k)) WriteBack<CORR, DOF>(yw, xw, i, j, k, c, res(i + 1, j + P1, k + P2, c), P.xzero, P.transpose);
+    if (P.transpose || tb.Owned(i, j, k)) WriteBack<CORR>(yw, xw, i, j, k, c, res(i + 1, j + P1, k + P2, c), P.xzero, P.transpose);
   }
 }
 

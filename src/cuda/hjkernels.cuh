@@ -154,7 +154,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 
   /* 1. W(T) + H(T) (zeros in correction form). xt(): xpad in buffer coordinates, computed where used: held across
      the kernel, its pointer costs the native instantiations registers. */
-  auto xt = [&]() { return tb.Halo(hj::Padded(P.xpad, DIM, P.box.ext0, P.box.ext1)); };
+  auto xt = [&]() { return tb.PaddedHalo(P.xpad, P.box.ext0, P.box.ext1); };
   LoadTile<DIM, 1>(tb, xt(), CORR || P.xzero, buf0, buf1);
 
   /* 2. this thread's points: shared-memory offset (-1: none), bit q of owned: T owns point q. Registers are the
@@ -195,11 +195,11 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
             for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u[q]];
           }
           if (!P.xzero) {
-            const auto xv = xt();
+            const auto xv = xt().Strided(); /* (Horner form here costs a 3D box PPT 8 instantiation a spill) */
             const T   *xc = xv.ptr(i + 1, j + P1, k + P2);
             T          r;
-            if (cst) r = hj::Residual<DIM, KIND>(xc, xv.s1, xv.s2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
-            else r = hj::Residual<DIM, KIND, false>(xc, xv.s1, xv.s2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
+            if (cst) r = hj::Residual<DIM, KIND>(xc, xv.s1, xv.s2(), P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
+            else r = hj::Residual<DIM, KIND, false>(xc, xv.s1, xv.s2(), P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
             bq[q] = (S)r;
           }
         } else if constexpr (VAR) {
@@ -215,7 +215,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   __syncthreads();
 
   /* 3. k sweeps with the halo frozen */
-  const long long ssy = sb.s1, ssz = sb.s2;
+  const long long ssy = sb.s1, ssz = sb.s2();
   for (int it = 0; it < P.k; it++) {
     const S *src  = (it & 1) ? buf1 : buf0;
     S       *dst  = (it & 1) ? buf0 : buf1;
@@ -249,7 +249,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     if (P.transpose ? off[q] >= 0 : (owned & (1 << q))) {
       int x, y, z; /* buffer coordinates: (i + 1, j + P1, k + P2) */
       Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
-      WriteBack<CORR, 1>(yv, xt(), x, y, z, 0, yq[q], P.xzero, P.transpose);
+      WriteBack<CORR>(yv, xt(), x, y, z, 0, yq[q], P.xzero, P.transpose);
     }
   }
 }

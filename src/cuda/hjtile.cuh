@@ -53,7 +53,7 @@ __device__ __forceinline__ void PutResult(T *p, T v, bool add)
 }
 
 /* Step 1: both buffers (DOF * tb.BufferPoints() values of S each, buffer coordinates) <- W(T) + H(T) of x, a padded
-   view re-based to buffer coordinates (tb.Halo(hj::Padded<DOF>(xpad, ...))), rounded to S; zero: zeros instead (the
+   view re-based to buffer coordinates (tb.PaddedHalo<DOF>(xpad, ext0, ext1)), rounded to S; zero: zeros instead (the
    correction form starts from zero with a zero halo; xzero: x = 0), and x is not read. A buffer row is DOF * s[0]
    consecutive scalars of one padded row, so consecutive threads read consecutive scalars (coalesced). The halo is
    then frozen: the sweeps write W(T) points only. */
@@ -66,7 +66,7 @@ __device__ __forceinline__ void LoadTile(const hj::TileBox &tb, const hj::View<c
   } else {
     const FastDiv frow(DOF * tb.s[0]), fsy(tb.s[1]);
     const T      *src = x.ptr(0, 0, 0); /* (formed once: the loop adds only the row's offset) */
-    const auto    row = hj::View<const T, DOF>{src, 0, x.s1, x.s2};
+    const auto    row = hj::View<const T, DOF>{src, 0, x.s1, x.n1};
 #pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int c, y, z; /* c: scalar in the buffer row */
@@ -80,10 +80,11 @@ __device__ __forceinline__ void LoadTile(const hj::TileBox &tb, const hj::View<c
 /* Step 3: the new value v (in S) of scalar c of the point at (i, j, k) of the views y (where it goes: a view of
    hjcuda::Output) and x (padded, the cycle's input), both in the same tile coordinates. CORR (kCorrection): v is the
    correction delta and x + delta is written, unless xzero (x = 0). add (transposed): added atomically. */
-template <bool CORR, int DOF, class T, class S>
-__device__ __forceinline__ void WriteBack(const hj::View<T, DOF> &y, const hj::View<const T, DOF> &x, long long i, long long j, long long k, int c, S v, bool xzero, bool add)
+template <bool CORR, class YV, class XV, class S>
+__device__ __forceinline__ void WriteBack(const YV &y, const XV &x, long long i, long long j, long long k, int c, S v, bool xzero, bool add)
 {
-  T val = (T)v;
+  using T = typename std::remove_reference<decltype(*y.p)>::type;
+  T val   = (T)v;
   if constexpr (CORR)
     if (!xzero) val += x(i, j, k, c);
   PutResult(y.ptr(i, j, k, c), val, add);
