@@ -430,7 +430,9 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= P.box.xm0) return;
-  /* update(u, pi): the new value of the point with unpadded index u and padded index pi */
+  /* update(u, pi): the new value of the point with unpadded index u and padded index pi. (Not through hj::View:
+     copies of the parameters' extents in a view are held in registers, 32 -> 40 for the 2D/3D star instantiations,
+     which costs this 256-thread kernel a quarter of its occupancy; ptxas, sm_90.) */
   auto sweep = [&](auto update) {
 #pragma unroll 1
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
@@ -465,14 +467,14 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
 template <int DIM, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T *xpad, Box box, int lead)
 {
-  constexpr int P1 = DIM > 1, P2 = DIM > 2;
-  const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= box.xm0) return;
+  const auto xv = hj::Unpadded(x, box.xm0, box.xm1);
+  const auto pv = hj::Padded(xpad, DIM, box.ext0, box.ext1).Shifted(lead - 1, 0, 0); /* the ghost layer is lead scalars wide in x */
 #pragma unroll 1
   for (int k = blockIdx.z; k < (int)box.xm2; k += gridDim.z)
 #pragma unroll 1
-    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y)
-      xpad[(i + lead) + box.ext0 * ((j + P1) + box.ext1 * (long long)(k + P2))] = x[i + box.xm0 * (j + box.xm1 * (long long)k)];
+    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y) pv(i, j, k) = xv(i, j, k);
 }
 
 /* to[i] = (To)from[i]: single-precision copies of the coefficient planes for the single-precision inner mode */
