@@ -67,7 +67,7 @@ __device__ __forceinline__ void LoadTile(const hj::TileBox &tb, const hj::View<c
     const FastDiv frow(DOF * tb.s[0]), fsy(tb.s[1]);
     const T      *src = x.ptr(0, 0, 0); /* (formed once: the loop adds only the row's offset) */
     const auto    row = hj::View<const T, DOF>{src, 0, x.s1, x.n1};
-#pragma unroll 4
+#pragma unroll(DOF == 1 ? 4 : 1) /* (TileKernel's unrolling; the point-block kernel's loop stays rolled as it was) */
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int c, y, z; /* c: scalar in the buffer row */
       Unflatten<DIM>(e, frow, fsy, c, y, z);
