@@ -7,7 +7,9 @@
      xpad, ypad  padded arrays, index (i+1) + ext0*((j+P1) + ext1*(k+P2)), P1 = DIM > 1, P2 = DIM > 2
      b, x        unpadded owned arrays, index i + xm0*(j + xm1*k)
      coef        [noff][nlocal] (one plane per stencil offset, unpadded index), invdiag [nlocal]
-   Global offsets are 64-bit; offsets inside one tile or one shared-memory buffer are int. */
+   Global offsets are 64-bit; offsets inside one tile or one shared-memory buffer are int. The indices are formed by
+   the views of hjindex.hpp (hj::Padded, hj::Unpadded, hj::OutputView, hj::TileBox) and the load and write-back of a
+   tile by hjtile.cuh (LoadTile, WriteBack). */
 #pragma once
 
 #include <petschjacobi/private/hjpoint.hpp>
@@ -113,8 +115,8 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
 
 /*
   The hierarchical tile kernel: one thread block per tile T (TileId -> tile (ti,tj,tk), x fastest).
-  0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
-  1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (the halo is then frozen in both).
+  0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them: hj::TileBox tb.
+  1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (LoadTile; the halo is then frozen).
   2. Each thread owns up to PPT points of W(T) (point p = q*blockDim.x + threadIdx.x in x-fastest order over the
      clipped W(T)); it keeps their shared-memory offset, b, invdiag and, when they take at most kCachedCoefBytes
      (STAR up to PPT = 4 in double, BOX 2D up to 4, BOX 3D 1), their variable coefficients in registers (arrays
@@ -123,7 +125,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
      points only. One __syncthreads() per sweep suffices: it orders the writes of sweep it before the reads of
      sweep it+1, and the reads of sweep it before the writes of sweep it+1 (which go to the buffer sweep it read).
      The last sweep needs none: its results stay in registers.
-  4. Each thread writes the values of its points that T owns (hj::TileRange o0..o1) to y (ypad's interior or x);
+  4. Each thread writes the values of its points that T owns (tb.Owned) to y (ypad's interior or x: WriteBack);
      consecutive threads hold consecutive points of a row, so the writes are coalesced.
   P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of ALGORITHM.md "PCApplyTranspose":
   step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged (from y = 0 with a
