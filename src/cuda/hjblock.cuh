@@ -30,51 +30,37 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
 
   /* 0. this block's tile */
   TileRanges<3>(P, range);
-  const hj::Range rx = range[0], ry = range[1], rz = range[2];
-  const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
-  const int       sx = wx + 2, sy = wy + 2 * P1, sz = wz + 2 * P2; /* buffer extents in points: W(T) plus halo */
-  const int       nbuf = DOF * sx * sy * sz;                       /* scalars per buffer */
-  S *const        buf0 = reinterpret_cast<S *>(hj_smem);
-  S *const        buf1 = buf0 + nbuf;
+  const hj::TileBox tb   = hj::MakeTileBox<DIM>(range[0], range[1], range[2]);
+  const int         nbuf = DOF * tb.BufferPoints(); /* scalars per buffer */
+  S *const          buf0 = reinterpret_cast<S *>(hj_smem);
+  S *const          buf1 = buf0 + nbuf;
 
-  /* 1. W(T) + H(T): a buffer row is DOF*sx consecutive scalars of one padded row, starting at padded point
-     (rx.w0, ry.w0, rz.w0) (TileKernel step 1): xsrc. Correction form: zeros. */
-  const T *const  xsrc = P.xpad + DOF * (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0));
-  const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1; /* xpad's strides in points */
-  if (CORR || P.xzero) {
-    for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
-  } else {
-    const FastDiv frow(DOF * sx), fsy(sy);
-    const T      *src = xsrc;
-    for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
-      int x, y, z;
-      Unflatten<DIM>(e, frow, fsy, x, y, z);
-      const S v = (S)src[x + DOF * P.box.ext0 * (y + P.box.ext1 * (long long)z)];
-      buf0[e] = buf1[e] = v;
-    }
-  }
+  /* 1. W(T) + H(T) (TileKernel step 1, DOF scalars per point); correction form: zeros. xv: xpad in buffer
+     coordinates. */
+  const auto xv = tb.PaddedHalo<DOF>(P.xpad, P.box.ext0, P.box.ext1);
+  LoadTile<DIM, DOF>(tb, xv, CORR || P.xzero, buf0, buf1);
 
   /* 2. k sweeps with the halo frozen; sweep it reads buf[it&1] and writes buf[(it+1)&1] at W(T) points only, one
      barrier per sweep (TileKernel step 3), and one after the last so that step 3 reads it. Transposed (TileKernel's
-     P.transpose): b only on the points T owns. */
-  const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
-  const FastDiv   fwx(wx), fwy(wy);
-  const int       npts  = wx * wy * wz;
-  const long long ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
-  const long long ssy = sx, ssz = (long long)sx * sy;
-  S *const        rhs = buf1 + nbuf; /* correction form: the sweeps' right-hand side, DOF per W(T) point */
+     P.transpose): b only on the points T owns. uv: the unpadded point index (b, the blocks) of a W(T) point. */
+  const FastDiv fwx(tb.w[0]), fwy(tb.w[1]);
+  const int     npts = tb.Points();
+  const auto    uv   = tb.Work(hj::Unpadded(P.b, P.box.xm0, P.box.xm1));
+  const auto    bv   = tb.Work(hj::Unpadded<DOF>(P.b, P.box.xm0, P.box.xm1));
+  const auto    sb   = tb.Buffer<DOF>(buf0); /* scalar offsets of a buffer point (the same in buf1) */
+  S *const      rhs  = buf1 + nbuf;          /* correction form: the sweeps' right-hand side, DOF per W(T) point */
   if constexpr (CORR) {
     for (int p = threadIdx.x; p < npts; p += blockDim.x) {
       int i, j, k;
       Unflatten<DIM>(p, fwx, fwy, i, j, k);
-      const long long u   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
-      const bool      inb = !P.transpose || (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1);
+      const long long u   = uv.Index(i, j, k);
+      const bool      inb = !P.transpose || tb.Owned(i, j, k);
       T               r[DOF];
       if (P.xzero) {
 #pragma unroll
-        for (int c = 0; c < DOF; c++) r[c] = inb ? P.b[DOF * u + c] : T(0);
+        for (int c = 0; c < DOF; c++) r[c] = inb ? bv(i, j, k, c) : T(0);
       } else {
-        hj::BlockResidual<DIM, KIND, DOF>(xsrc + DOF * ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2)), xs1, xs2, P.b + DOF * u, P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
+        hj::BlockResidual<DIM, KIND, DOF>(xv.ptr(i + 1, j + P1, k + P2), xv.s1, xv.s2(), bv.ptr(i, j, k), P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
       }
 #pragma unroll
       for (int c = 0; c < DOF; c++) rhs[DOF * p + c] = (S)r[c];
@@ -87,31 +73,27 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
     for (int p = threadIdx.x; p < npts; p += blockDim.x) {
       int i, j, k;
       Unflatten<DIM>(p, fwx, fwy, i, j, k);
-      const int       off = (i + 1) + sx * ((j + P1) + sy * (k + P2));
-      const long long u   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
-      const bool      inb = !P.transpose || (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1);
+      const int       off = sb.Index(i + 1, j + P1, k + P2);
+      const long long u   = uv.Index(i, j, k);
+      const bool      inb = !P.transpose || tb.Owned(i, j, k);
       S               bl[DOF];
 #pragma unroll
-      for (int c = 0; c < DOF; c++) bl[c] = CORR ? rhs[DOF * p + c] : (inb ? (S)P.b[DOF * u + c] : S(0));
-      hj::BlockPointUpdate<DIM, KIND, DOF>(src + DOF * off, ssy, ssz, bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + DOF * off);
+      for (int c = 0; c < DOF; c++) bl[c] = CORR ? rhs[DOF * p + c] : (inb ? (S)bv(i, j, k, c) : S(0));
+      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
     }
     __syncthreads();
   }
 
   /* 3. the owned core (transposed: all of W(T), added) from buf[k&1], DOF consecutive scalars per point: consecutive
-     threads write consecutive scalars; correction form: x + delta */
-  const S *const  res = (P.k & 1) ? buf1 : buf0;
-  const long long obase = P.y.obase + rx.w0 + P.y.os1 * ry.w0 + P.y.os2 * rz.w0;
+     threads write consecutive scalars; correction form: x + delta. W(T) coordinates. */
+  const auto res = tb.Buffer<DOF>((P.k & 1) ? buf1 : buf0);
+  const auto yw  = tb.Work(hj::OutputView<DOF>(P.y));
+  const auto xw  = tb.Work(hj::Padded<DOF>(P.xpad, DIM, P.box.ext0, P.box.ext1));
   for (int e = threadIdx.x; e < DOF * npts; e += blockDim.x) {
     const int p = e / DOF, c = e - DOF * p;
     int       i, j, k;
     Unflatten<DIM>(p, fwx, fwy, i, j, k);
-    if (P.transpose || (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1)) {
-      T v = (T)res[DOF * ((i + 1) + sx * ((j + P1) + sy * (k + P2))) + c];
-      if constexpr (CORR)
-        if (!P.xzero) v += xsrc[DOF * ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2)) + c];
-      PutResult(P.y.out + (DOF * (obase + i + P.y.os1 * j + P.y.os2 * (long long)k) + c), v, P.transpose);
-    }
+    if (P.transpose || tb.Owned(i, j, k)) WriteBack<CORR>(yw, xw, i, j, k, c, res(i + 1, j + P1, k + P2, c), P.xzero, P.transpose);
   }
 }
 

@@ -7,12 +7,15 @@
      xpad, ypad  padded arrays, index (i+1) + ext0*((j+P1) + ext1*(k+P2)), P1 = DIM > 1, P2 = DIM > 2
      b, x        unpadded owned arrays, index i + xm0*(j + xm1*k)
      coef        [noff][nlocal] (one plane per stencil offset, unpadded index), invdiag [nlocal]
-   Global offsets are 64-bit; offsets inside one tile or one shared-memory buffer are int. */
+   Global offsets are 64-bit; offsets inside one tile or one shared-memory buffer are int. The indices are formed by
+   the views of hjindex.hpp (hj::Padded, hj::Unpadded, hj::OutputView, hj::TileBox) and the load and write-back of a
+   tile by hjtile.cuh (LoadTile, WriteBack). */
 #pragma once
 
 #include <petschjacobi/private/hjpoint.hpp>
 #include <type_traits>
 #include "hjlaunch.h"
+#include "hjtile.cuh"
 
 namespace hjcuda
 {
@@ -71,15 +74,6 @@ constexpr bool kCorrection = !std::is_same<S, T>::value;
 /* Dynamic shared memory, shared by every instantiation (hence untyped). */
 extern __shared__ __align__(16) unsigned char hj_smem[];
 
-/* Write one result: the forward cycle stores the owned core; the transposed correction adds all of W(T), and
-   overlapping tiles add to the same points, hence the atomic (its order varies: the sum is exact up to rounding). */
-template <class T>
-__device__ __forceinline__ void PutResult(T *p, T v, bool add)
-{
-  if (add) atomicAdd(p, v);
-  else *p = v;
-}
-
 /* Coefficient accessors passed to hj::PointUpdate: a(s) is the coefficient of offset s at this point. */
 template <class S>
 struct ConstCoef {
@@ -96,38 +90,6 @@ template <class S>
 struct ZeroCoef {
   __device__ __forceinline__ S operator()(int) const { return S(0); }
 };
-
-/* n / d (and n % d in rem) for 0 <= n < 2^24, 1 <= d < 2^24: a float reciprocal and one correction step, a few
-   instructions instead of an integer division. (float)n is exact; r = 1/d and the product are each within 2^-24
-   relative, so n*r is within 2/d of n/d: for d >= 3 the truncated quotient is off by at most one, for d <= 2 it
-   is exact. */
-struct FastDiv {
-  int   d;
-  float r;
-  __device__ __forceinline__ explicit FastDiv(int d_) : d(d_), r(1.0f / (float)d_) { }
-  __device__ __forceinline__ int operator()(int n, int &rem) const
-  {
-    int q = __float2int_rz((float)n * r), m = n - q * d;
-    if (m < 0) q--, m += d;
-    else if (m >= d) q++, m -= d;
-    rem = m;
-    return q;
-  }
-};
-
-/* (x, y, z) of element e of an x-fastest box with extents (nx, ny, *); DIM decides which divisions are needed */
-template <int DIM>
-__device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDiv &ny, int &x, int &y, int &z)
-{
-  if constexpr (DIM == 1) {
-    x = e, y = 0, z = 0;
-  } else if constexpr (DIM == 2) {
-    y = nx(e, x), z = 0;
-  } else {
-    const int r = nx(e, x);
-    z           = ny(r, y);
-  }
-}
 
 /* The tile id (ti + nt0*(tj + nt1*tk)) this block updates. A launch covers all tiles (P.tileids null: block b is tile
    b) or a subset listed in P.tileids: a cycle launches the tiles that read no ghost value while the ghost exchange is
@@ -156,8 +118,8 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
 
 /*
   The hierarchical tile kernel: one thread block per tile T (TileId -> tile (ti,tj,tk), x fastest).
-  0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them.
-  1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (the halo is then frozen in both).
+  0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them: hj::TileBox tb.
+  1. Load W(T) plus the one-point halo H(T) from xpad into two shared buffers (LoadTile; the halo is then frozen).
   2. Each thread owns up to PPT points of W(T) (point p = q*blockDim.x + threadIdx.x in x-fastest order over the
      clipped W(T)); it keeps their shared-memory offset, b, invdiag and, when they take at most kCachedCoefBytes
      (STAR up to PPT = 4 in double, BOX 2D up to 4, BOX 3D 1), their variable coefficients in registers (arrays
@@ -166,7 +128,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
      points only. One __syncthreads() per sweep suffices: it orders the writes of sweep it before the reads of
      sweep it+1, and the reads of sweep it before the writes of sweep it+1 (which go to the buffer sweep it read).
      The last sweep needs none: its results stay in registers.
-  4. Each thread writes the values of its points that T owns (hj::TileRange o0..o1) to y (ypad's interior or x);
+  4. Each thread writes the values of its points that T owns (tb.Owned) to y (ypad's interior or x: WriteBack);
      consecutive threads hold consecutive points of a row, so the writes are coalesced.
   P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of ALGORITHM.md "PCApplyTranspose":
   step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged (from y = 0 with a
@@ -188,42 +150,26 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 
   /* 0. this block's tile */
   TileRanges<3>(P, range);
-  const hj::Range rx = range[0], ry = range[1], rz = range[2];
-  const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
-  const int       sx = wx + 2, sy = wy + 2 * P1, sz = wz + 2 * P2; /* buffer extents: W(T) plus halo */
-  const int       nbuf = sx * sy * sz;
-  S *const        buf0 = reinterpret_cast<S *>(hj_smem);
-  S *const        buf1 = buf0 + nbuf;
+  const hj::TileBox tb = hj::MakeTileBox<DIM>(range[0], range[1], range[2]);
+  const int         wx = tb.w[0], wy = tb.w[1];
+  const int         nbuf = tb.BufferPoints();
+  S *const          buf0 = reinterpret_cast<S *>(hj_smem);
+  S *const          buf1 = buf0 + nbuf;
+  const auto        sb   = tb.Buffer(buf0); /* buffer offsets (the same in buf1) */
 
-  /* 1. W(T) + H(T). In padded coordinates the halo starts at w0 - 1 + 1 = w0 in used directions (and w0 = 0 in
-     unused ones), so the box to copy starts at padded (rx.w0, ry.w0, rz.w0): xtile(), buffer coordinates (0, 0, 0).
-     Correction form: zeros (the correction starts from zero, its halo stays zero). */
-  const FastDiv   fsx(sx), fsy(sy);
-  const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1; /* xpad's strides */
-  /* (computed where used: held across the kernel, the pointer costs the native instantiations registers) */
-  auto xtile = [&]() { return P.xpad + (rx.w0 + P.box.ext0 * (ry.w0 + P.box.ext1 * rz.w0)); };
-  if (CORR || P.xzero) {
-    for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
-  } else {
-    const T *src = xtile();
-#pragma unroll 4
-    for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
-      int x, y, z;
-      Unflatten<DIM>(e, fsx, fsy, x, y, z);
-      const S v = (S)src[x + P.box.ext0 * (y + P.box.ext1 * (long long)z)];
-      buf0[e] = buf1[e] = v;
-    }
-  }
+  /* 1. W(T) + H(T) (zeros in correction form). xt(): xpad in buffer coordinates, computed where used: held across
+     the kernel, its pointer costs the native instantiations registers. */
+  auto xt = [&]() { return tb.PaddedHalo(P.xpad, P.box.ext0, P.box.ext1); };
+  LoadTile<DIM, 1>(tb, xt(), CORR || P.xzero, buf0, buf1);
 
   /* 2. this thread's points: shared-memory offset (-1: none), bit q of owned: T owns point q. Registers are the
      limit here, so the unpadded and output indices are recomputed from off where needed (cheap divisions). */
-  const long long ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
-  const int       ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
-  const int       npts = wx * wy * wz;
-  int             off[PPT], owned = 0, cstm = 0; /* bit q of cstm: point q has the constant row P.cst (P.cint) */
-  long long       u[PPT]; /* kept only for coefficients read in every sweep */
-  S               bq[PPT], dq[PPT], yq[PPT];
-  S               cq[CACHED ? NOFF : 1][PPT];
+  const auto uv   = tb.Work(hj::Unpadded(P.b, P.box.xm0, P.box.xm1)); /* unpadded index of a W(T) point */
+  const int  npts = tb.Points();
+  int        off[PPT], owned = 0, cstm = 0; /* bit q of cstm: point q has the constant row P.cst (P.cint) */
+  long long  u[PPT]; /* kept only for coefficients read in every sweep */
+  S          bq[PPT], dq[PPT], yq[PPT];
+  S          cq[CACHED ? NOFF : 1][PPT];
   {
     const FastDiv fwx(wx), fwy(wy);
 #pragma unroll
@@ -237,10 +183,10 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
       if (p < npts) {
         int i, j, k;
         Unflatten<DIM>(p, fwx, fwy, i, j, k);
-        off[q] = (i + 1) + sx * ((j + P1) + sy * (k + P2));
-        u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
-        if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
-        if (VAR && P.cint && rx.w0 + i >= P.ilo[0] && rx.w0 + i < P.ihi[0] && ry.w0 + j >= P.ilo[1] && ry.w0 + j < P.ihi[1] && rz.w0 + k >= P.ilo[2] && rz.w0 + k < P.ihi[2]) cstm |= 1 << q;
+        off[q] = sb.Index(i + 1, j + P1, k + P2);
+        u[q]   = uv.Index(i, j, k);
+        if (tb.Owned(i, j, k)) owned |= 1 << q;
+        if (VAR && P.cint && tb.w0[0] + i >= P.ilo[0] && tb.w0[0] + i < P.ihi[0] && tb.w0[1] + j >= P.ilo[1] && tb.w0[1] + j < P.ihi[1] && tb.w0[2] + k >= P.ilo[2] && tb.w0[2] + k < P.ihi[2]) cstm |= 1 << q;
         const bool cst = !VAR || (cstm & (1 << q)); /* the constant row: no plane read for this point */
         bq[q]          = (P.transpose && !(owned & (1 << q))) ? S(0) : (S)P.b[u[q]];
         if constexpr (CORR) { /* b := the residual in T, rounded to S */
@@ -254,10 +200,11 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
             for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u[q]];
           }
           if (!P.xzero) {
-            const T *xc = xtile() + ((i + 1) + xs1 * (j + P1) + xs2 * (k + P2));
-            T        r;
-            if (cst) r = hj::Residual<DIM, KIND>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
-            else r = hj::Residual<DIM, KIND, false>(xc, xs1, xs2, P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
+            const auto xv = xt().Strided(); /* (Horner form here costs a 3D box PPT 8 instantiation a spill) */
+            const T   *xc = xv.ptr(i + 1, j + P1, k + P2);
+            T          r;
+            if (cst) r = hj::Residual<DIM, KIND>(xc, xv.s1, xv.s2(), P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
+            else r = hj::Residual<DIM, KIND, false>(xc, xv.s1, xv.s2(), P.b[u[q]], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u[q]});
             bq[q] = (S)r;
           }
         } else if constexpr (VAR) {
@@ -273,7 +220,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   __syncthreads();
 
   /* 3. k sweeps with the halo frozen */
-  const long long ssy = sx, ssz = (long long)sx * sy;
+  const long long ssy = sb.s1, ssz = sb.s2();
   for (int it = 0; it < P.k; it++) {
     const S *src  = (it & 1) ? buf1 : buf0;
     S       *dst  = (it & 1) ? buf0 : buf1;
@@ -300,16 +247,14 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   }
 
   /* 4. the owned core (transposed: all of W(T), added), from registers (k >= 1); correction form: x + delta */
-  const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - P1) + P.y.os2 * (rz.w0 - P2);
+  const FastDiv fsx(tb.s[0]), fsy(tb.s[1]);
+  const auto    yv = tb.Halo(hj::OutputView(P.y));
 #pragma unroll
   for (int q = 0; q < PPT; q++) {
     if (P.transpose ? off[q] >= 0 : (owned & (1 << q))) {
       int x, y, z; /* buffer coordinates: (i + 1, j + P1, k + P2) */
       Unflatten<DIM>(off[q], fsx, fsy, x, y, z);
-      T v = (T)yq[q];
-      if constexpr (CORR)
-        if (!P.xzero) v += xtile()[x + xs1 * y + xs2 * z];
-      PutResult(P.y.out + (obase + x + P.y.os1 * y + P.y.os2 * (long long)z), v, P.transpose);
+      WriteBack<CORR>(yv, xt(), x, y, z, 0, yq[q], P.xzero, P.transpose);
     }
   }
 }
@@ -513,7 +458,9 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= P.box.xm0) return;
-  /* update(u, pi): the new value of the point with unpadded index u and padded index pi */
+  /* update(u, pi): the new value of the point with unpadded index u and padded index pi. (Not through hj::View:
+     copies of the parameters' extents in a view are held in registers, 32 -> 40 for the 2D/3D star instantiations,
+     which costs this 256-thread kernel a quarter of its occupancy; ptxas, sm_90.) */
   auto sweep = [&](auto update) {
 #pragma unroll 1
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
@@ -548,14 +495,14 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
 template <int DIM, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T *xpad, Box box, int lead)
 {
-  constexpr int P1 = DIM > 1, P2 = DIM > 2;
-  const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= box.xm0) return;
+  const auto xv = hj::Unpadded(x, box.xm0, box.xm1);
+  const auto pv = hj::Padded(xpad, DIM, box.ext0, box.ext1).Shifted(lead - 1, 0, 0); /* the ghost layer is lead scalars wide in x */
 #pragma unroll 1
   for (int k = blockIdx.z; k < (int)box.xm2; k += gridDim.z)
 #pragma unroll 1
-    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y)
-      xpad[(i + lead) + box.ext0 * ((j + P1) + box.ext1 * (long long)(k + P2))] = x[i + box.xm0 * (j + box.xm1 * (long long)k)];
+    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y) pv(i, j, k) = xv(i, j, k);
 }
 
 /* to[i] = (To)from[i]: single-precision copies of the coefficient planes for the single-precision inner mode */

@@ -69,13 +69,15 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
   const long long ls2 = P.box.xm0 * P.box.xm1;
 
   /* this thread's positions: buffer (x, y), interior (not the halo ring), owned in x-y, and the offsets of (x, y, 0)
-     in xpad (from the tile's padded corner) and of the interior point (x-1, y-1, plane 1) in the unpadded arrays */
+     in xpad (buffer coordinates) and of the interior point (x-1, y-1, plane 1) in the unpadded arrays */
   int       pos[PPT], flags[PPT]; /* bit 0: interior, bit 1: owned in x-y, bit 2: in x-y of the constant box; pos -1: none */
   long long xoff[PPT], uoff[PPT];
   {
     const FastDiv   fsx(sx);
     const int       ox0 = (int)(rx.o0 - rx.w0) + 1, ox1 = (int)(rx.o1 - rx.w0) + 1, oy0 = (int)(ry.o0 - ry.w0) + 1, oy1 = (int)(ry.o1 - ry.w0) + 1;
-    const long long xbase = rx.w0 + xs1 * (ry.w0 + P.box.ext1 * rz.w0), ubase = rx.w0 + P.box.xm0 * (ry.w0 + P.box.xm1 * rz.w0);
+    /* xpad in buffer coordinates (plane z of the march is buffer plane z), b and the planes in W(T) coordinates */
+    const auto      xv = hj::Padded(P.xpad, 3, P.box.ext0, P.box.ext1).Shifted(rx.w0 - 1, ry.w0 - 1, rz.w0 - 1);
+    const auto      uv = hj::Unpadded(P.b, P.box.xm0, P.box.xm1).Shifted(rx.w0, ry.w0, rz.w0);
 #pragma unroll
     for (int q = 0; q < PPT; q++) {
       const int p = q * blockDim.x + threadIdx.x;
@@ -89,13 +91,16 @@ __global__ void __launch_bounds__(kTileMaxThreads) MarchKernel(const TileParams<
           const long long gi = rx.w0 + x - 1, gj = ry.w0 + y - 1;
           flags[q] |= (gi >= P.ilo[0] && gi < P.ihi[0] && gj >= P.ilo[1] && gj < P.ihi[1]) << 2;
         }
-        xoff[q]  = xbase + x + xs1 * y;
-        uoff[q]  = ubase + (x - 1) + P.box.xm0 * (long long)(y - 1);
+        xoff[q]  = xv.Index(x, y, 0);
+        uoff[q]  = uv.Index(x - 1, y - 1, 0);
       }
     }
   }
   const int       oz0 = (int)(rz.o0 - rz.w0) + 1, oz1 = (int)(rz.o1 - rz.w0) + 1;
-  const long long obase = P.y.obase + (rx.w0 - 1) + P.y.os1 * (ry.w0 - 1) + P.y.os2 * (rz.w0 - 1);
+  /* y's offset of buffer (0, 0, 0). The write below adds x + os1*y + os2*z itself, and the geometry above is not
+     hj::TileBox: either change moves the 128-register instantiations (3D box, PPT 4, double) to more spills (ptxas,
+     sm_90), an allocation this kernel is at the edge of. */
+  const long long obase = hj::OutputView(P.y).Shifted(rx.w0 - 1, ry.w0 - 1, rz.w0 - 1).base;
   const bool      load  = !CORR && !P.xzero; /* level 0 is x; else zero (the correction, or x = 0) */
 
   /* x and b of plane t are loaded kPrefetch steps before step t stores them (level 0, the right-hand side ring): a

@@ -1,7 +1,7 @@
 /* Host backend: ALGORITHM.md tile by tile on the CPU. It is the reference the CUDA backend is tested against
    and the backend of CPU-only PETSc builds. */
 #include <petschjacobi/private/pchjacobiimpl.h>
-#include <petschjacobi/private/hjpoint.hpp>
+#include <petschjacobi/private/hjindex.hpp>
 #include <utility>
 
 namespace
@@ -31,47 +31,45 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
   const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
 
   for (PetscInt n = first; n < last; n++) {
-    const long long id = ids ? ids[n] : n, ti = id % nt[0], tj = (id / nt[0]) % nt[1], tk = id / (nt[0] * nt[1]);
-    const hj::Range r[3] = {hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk)};
-    long long       w[3], be[3];
-    for (int d = 0; d < 3; d++) {
-      w[d]  = r[d].w1 - r[d].w0;
-      be[d] = w[d] + 2 * L->pad[d];
-    }
-    const long long sy = be[0], sz = be[0] * be[1];
-    /* buffer position (bi,bj,bk) is padded position (w0 + bi, ...): the working region and its halo */
-    for (long long bk = 0; bk < be[2]; bk++)
-      for (long long bj = 0; bj < be[1]; bj++)
-        for (long long bi = 0; bi < be[0]; bi++)
-          for (int f = 0; f < DOF; f++) {
-            const PetscScalar v                                = TRANSPOSE ? 0 : xpad[DOF * ((r[0].w0 + bi) + ext[0] * ((r[1].w0 + bj) + (long long)ext[1] * (r[2].w0 + bk))) + f];
-            buf0[DOF * (bi + sy * bj + sz * bk) + f] = buf1[DOF * (bi + sy * bj + sz * bk) + f] = v;
-          }
+    const long long   id = ids ? ids[n] : n, ti = id % nt[0], tj = (id / nt[0]) % nt[1], tk = id / (nt[0] * nt[1]);
+    const hj::TileBox tb = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk));
+    /* buffer coordinates (W(T) and its halo): the buffers and xpad (not read when TRANSPOSE: xpad is NULL);
+       W(T) coordinates: b, the planes (u: a point's index in them) and ypad */
+    const auto        sb = tb.Buffer<DOF>(buf0); /* scalar offsets, the same in buf1 */
+    const auto        xv = tb.PaddedHalo<DOF>(xpad, ext[0], ext[1]);
+    const auto        bv = tb.Work(hj::Unpadded<DOF>(b, xm[0], xm[1]));
+    const auto        uv = tb.Work(hj::Unpadded(b, xm[0], xm[1]));
+    const auto        yv = tb.Work(hj::Padded<DOF>(ypad, DIM, ext[0], ext[1]));
+    const long long   sy = sb.s1, sz = sb.s2(); /* buffer strides in points */
+    for (int bk = 0; bk < tb.s[2]; bk++)
+      for (int bj = 0; bj < tb.s[1]; bj++)
+        for (int bi = 0; bi < tb.s[0]; bi++)
+          for (int f = 0; f < DOF; f++) buf0[sb.Index(bi, bj, bk) + f] = buf1[sb.Index(bi, bj, bk) + f] = TRANSPOSE ? 0 : xv(bi, bj, bk, f);
     for (PetscInt it = 0; it < k; it++) {
-      for (long long kk = 0; kk < w[2]; kk++)
-        for (long long jj = 0; jj < w[1]; jj++)
-          for (long long ii = 0; ii < w[0]; ii++) {
-            const long long u = (r[0].w0 + ii) + xm[0] * ((r[1].w0 + jj) + (long long)xm[1] * (r[2].w0 + kk));
-            const long long q = (ii + L->pad[0]) + sy * (jj + L->pad[1]) + sz * (kk + L->pad[2]);
-            const bool      own = !TRANSPOSE || (r[0].w0 + ii >= r[0].o0 && r[0].w0 + ii < r[0].o1 && r[1].w0 + jj >= r[1].o0 && r[1].w0 + jj < r[1].o1 && r[2].w0 + kk >= r[2].o0 && r[2].w0 + kk < r[2].o1);
+      for (int kk = 0; kk < tb.w[2]; kk++)
+        for (int jj = 0; jj < tb.w[1]; jj++)
+          for (int ii = 0; ii < tb.w[0]; ii++) {
+            const long long u   = uv.Index(ii, jj, kk);
+            const int       q   = sb.Index(ii + tb.pad[0], jj + tb.pad[1], kk + tb.pad[2]);
+            const bool      own = !TRANSPOSE || tb.Owned(ii, jj, kk);
             if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, own ? b[u] : zero[0], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
-            else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + DOF * q, sy, sz, own ? b + DOF * u : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + DOF * q);
+            else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + q, sy, sz, own ? bv.ptr(ii, jj, kk) : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + q);
           }
       std::swap(buf0, buf1);
     }
-    long long lo[3], hi[3]; /* the points written: T's owned region, or (TRANSPOSE) all of W(T) */
+    int lo[3], hi[3]; /* the points written, W(T) coordinates: T's owned region, or (TRANSPOSE) all of W(T) */
     for (int d = 0; d < 3; d++) {
-      lo[d] = TRANSPOSE ? r[d].w0 : r[d].o0;
-      hi[d] = TRANSPOSE ? r[d].w1 : r[d].o1;
+      lo[d] = TRANSPOSE ? 0 : tb.o0[d];
+      hi[d] = TRANSPOSE ? tb.w[d] : tb.o1[d];
     }
-    for (long long kk = lo[2]; kk < hi[2]; kk++)
-      for (long long jj = lo[1]; jj < hi[1]; jj++)
-        for (long long ii = lo[0]; ii < hi[0]; ii++) {
-          const long long q = (ii - r[0].w0 + L->pad[0]) + sy * (jj - r[1].w0 + L->pad[1]) + sz * (kk - r[2].w0 + L->pad[2]);
-          PetscScalar    *y = ypad + DOF * ((ii + L->pad[0]) + ext[0] * ((jj + L->pad[1]) + (long long)ext[1] * (kk + L->pad[2])));
+    for (int kk = lo[2]; kk < hi[2]; kk++)
+      for (int jj = lo[1]; jj < hi[1]; jj++)
+        for (int ii = lo[0]; ii < hi[0]; ii++) {
+          const PetscScalar *v = buf0 + sb.Index(ii + tb.pad[0], jj + tb.pad[1], kk + tb.pad[2]);
+          PetscScalar       *y = yv.ptr(ii, jj, kk);
           for (int f = 0; f < DOF; f++) {
-            if (TRANSPOSE) y[f] += buf0[DOF * q + f];
-            else y[f] = buf0[DOF * q + f];
+            if (TRANSPOSE) y[f] += v[f];
+            else y[f] = v[f];
           }
         }
   }
@@ -92,15 +90,17 @@ static_assert(HJ_MAX_DOF == 8, "HostCycles lists one row per dof");
 #undef HJ_HOST_CYCLES_DOF
 #undef HJ_HOST_CYCLES
 
-/* copy between a vector's owned array and the interior of a padded array (dof values per point); ADD: x += interior */
+/* copy between a vector's owned array and the interior of a padded array (dof values per point, a row of
+   dof*xm0 consecutive scalars in both); ADD: x += interior */
 template <bool TOPAD, bool ADD = false>
 void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
 {
   const long long dof = L->dof;
+  const auto      pv = hj::Padded(pad, L->dim, L->ext[0], L->ext[1]), xv = hj::Unpadded(x, L->xm[0], L->xm[1]); /* in points */
   for (PetscInt k = 0; k < L->xm[2]; k++)
     for (PetscInt j = 0; j < L->xm[1]; j++) {
-      PetscScalar *p = pad + dof * (L->pad[0] + L->ext[0] * ((j + L->pad[1]) + (long long)L->ext[1] * (k + L->pad[2])));
-      PetscScalar *v = x + dof * (L->xm[0] * (j + (long long)L->xm[1] * k));
+      PetscScalar *p = pad + dof * pv.Index(0, j, k);
+      PetscScalar *v = x + dof * xv.Index(0, j, k);
       if (TOPAD) PetscArraycpy(p, v, dof * L->xm[0]);
       else if (ADD)
         for (long long i = 0; i < dof * L->xm[0]; i++) v[i] += p[i];
