@@ -116,6 +116,18 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   __syncthreads();
 }
 
+/* The row of W(T) that in-plane row j of the thread order maps to. A warp's 8-byte shared-memory access is served in
+   two halves of 16 threads, each in one wavefront when its 16 values lie in 16 different 8-byte bank pairs (offsets
+   distinct mod 16). With rows 8 points wide the buffer's row stride is 10, and two consecutive rows (offsets a..a+7
+   and a+10..a+17) share two bank pairs: every access of a sweep takes 4 wavefronts instead of 2. Rows j and j + 4
+   are 40 = 8 mod 16 apart, so a half-warp on rows (m, m + 4) is conflict-free: thread rows 2m, 2m + 1 of each group of
+   8 take rows m, m + 4. Only the order of the threads changes (each point's update is the same), so results do not.
+   Other widths keep the natural order (16-wide rows fill a half-warp by themselves). */
+__device__ __forceinline__ int InterleaveRows(int j, int wx, int wy)
+{
+  return (wx == 8 && (wy & 7) == 0) ? (j & ~7) | ((j & 7) >> 1) | ((j & 1) << 2) : j;
+}
+
 /*
   The hierarchical tile kernel: one thread block per tile T (TileId -> tile (ti,tj,tk), x fastest).
   0. Three threads compute the tile's ranges with hj::TileRange (64-bit) and share them: hj::TileBox tb.
@@ -183,6 +195,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
       if (p < npts) {
         int i, j, k;
         Unflatten<DIM>(p, fwx, fwy, i, j, k);
+        if constexpr (DIM > 1 && sizeof(S) == 8) j = InterleaveRows(j, wx, wy);
         off[q] = sb.Index(i + 1, j + P1, k + P2);
         u[q]   = uv.Index(i, j, k);
         if (tb.Owned(i, j, k)) owned |= 1 << q;

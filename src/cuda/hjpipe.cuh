@@ -127,6 +127,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TilePipeKernel(const TilePara
       if (p < npts) {
         int i, j, k;
         Unflatten<DIM>(p, fwx, fwy, i, j, k);
+        if constexpr (DIM > 1) j = InterleaveRows(j, wx, wy); /* conflict-free half-warps (TileKernel) */
         off[q] = (i + 1) + sx * ((j + P1) + sy * (k + P2));
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;

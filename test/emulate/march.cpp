@@ -265,6 +265,16 @@ int main()
     fail += Check<hj::STAR, false>(R == 4 ? "TileKernelStrip<3> R 4 constant, 5x4x8 k 1" : "TileKernelStrip<3> R 8 constant, 5x4x8 k 1", pc, {5, 4, 8}, {2, 0, 4}, 1, 1.0, 1);
     fail += Check<hj::STAR, false>(R == 4 ? "TileKernelStrip<3> R 4 constant, 12x9x6 k 5" : "TileKernelStrip<3> R 8 constant, 12x9x6 k 5", pc, {12, 9, 6}, {0, 0, 2}, 5, 0.8, 1);
   }
+  /* TileKernel<3> with rows 8 points wide in groups of 8 (InterleaveRows: threads reordered so that a half-warp's
+     shared-memory accesses are conflict-free) and without (clipped tiles), star and box */
+  g_kernel = TILE;
+  {
+    Problem pi = Make(17, 18, 9, hj::STAR, true, 1e6, 11), pib = Make(17, 18, 9, hj::BOX, true, 1e6, 12);
+    fail += Check<hj::STAR, true>("TileKernel<3> 8x8x5 rows interleaved", pi, {8, 8, 5}, {0, 0, 0}, 4, 0.8, 1);
+    fail += Check<hj::STAR, true>("TileKernel<3> 8x16x4 rows interleaved o 2", pi, {8, 16, 4}, {2, 2, 2}, 3, 0.8, 1);
+    fail += Check<hj::BOX, true>("TileKernel<3> box 8x8x3 rows interleaved", pib, {8, 8, 3}, {0, 2, 0}, 2, 0.9, 1);
+    fail += Check<hj::STAR, true>("TileKernel<3> 8x8x8 on 13x11x23", ps, {8, 8, 8}, {0, 0, 0}, 4, 0.8, 1);
+  }
   /* the pipelined kernel: 1, 2 and 3 tiles per block (a block's last tile alone), star and box, variable, constant
      and constant inside (cint) */
   g_kernel = PIPE;
