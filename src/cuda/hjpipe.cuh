@@ -132,7 +132,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TilePipeKernel(const TilePara
         u[q]   = ubase + i + P.box.xm0 * (j + P.box.xm1 * (long long)k);
         if (i >= ox0 && i < ox1 && j >= oy0 && j < oy1 && k >= oz0 && k < oz1) owned |= 1 << q;
         if (VAR && P.cint && rx.w0 + i >= P.ilo[0] && rx.w0 + i < P.ihi[0] && ry.w0 + j >= P.ilo[1] && ry.w0 + j < P.ihi[1] && rz.w0 + k >= P.ilo[2] && rz.w0 + k < P.ihi[2]) cstm |= 1 << q;
-        bq[q] = bst[cur][p];
+        bq[q] = bst[cur][i + wx * (j + wy * k)]; /* the stage holds b in W(T)'s natural order, not the threads' */
         if constexpr (VAR) {
           const bool cst = cstm & (1 << q);
           dq[q]          = cst ? P.cst.invdiag : P.invdiag[u[q]];

@@ -268,8 +268,9 @@ int main()
   /* TileKernel<3> with rows 8 points wide in groups of 8 (InterleaveRows: threads reordered so that a half-warp's
      shared-memory accesses are conflict-free) and without (clipped tiles), star and box */
   g_kernel = TILE;
+  Problem pi = Make(17, 18, 9, hj::STAR, true, 1e6, 11);
   {
-    Problem pi = Make(17, 18, 9, hj::STAR, true, 1e6, 11), pib = Make(17, 18, 9, hj::BOX, true, 1e6, 12);
+    Problem pib = Make(17, 18, 9, hj::BOX, true, 1e6, 12);
     fail += Check<hj::STAR, true>("TileKernel<3> 8x8x5 rows interleaved", pi, {8, 8, 5}, {0, 0, 0}, 4, 0.8, 1);
     fail += Check<hj::STAR, true>("TileKernel<3> 8x16x4 rows interleaved o 2", pi, {8, 16, 4}, {2, 2, 2}, 3, 0.8, 1);
     fail += Check<hj::BOX, true>("TileKernel<3> box 8x8x3 rows interleaved", pib, {8, 8, 3}, {0, 2, 0}, 2, 0.9, 1);
@@ -287,6 +288,8 @@ int main()
     fail += Check<hj::STAR, false>(name, pc, {5, 4, 8}, {2, 0, 4}, 2, 1.0, 1);
     std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block box var", tpb);
     fail += Check<hj::BOX, true>(name, pb, {6, 6, 8}, {2, 2, 2}, 3, 0.8, 1);
+    std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block 8x8x5 interleaved", tpb); /* InterleaveRows applies */
+    fail += Check<hj::STAR, true>(name, pi, {8, 8, 5}, {0, 0, 0}, 4, 0.8, 1);
   }
   g_kernel = MARCH;
   std::printf("hjtest %s\n", fail ? "FAIL (march emulation)" : "PASS all checks");
