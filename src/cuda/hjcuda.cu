@@ -369,7 +369,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   const HJLayout              *ly   = &hj->layout;
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
-  const int                    target = (st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget;
+  const int                    target = hj->cudathreads ? (int)hj->cudathreads : ((st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget);
   long long                    npts = 1, nbuf = 1;
   PetscLogDouble               workpoints = 1;
   PetscBool                    tile, rows;
