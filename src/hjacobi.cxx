@@ -387,7 +387,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
        them, so a change sets the PC up again */
     PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip, threads = hj->cudathreads;
     PetscBool forcetile = hj->cudaforcetile;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice there, except rows without y couplings: 1D tiles), march (3D, dof 1: x-y planes marching through z), pipelined (each block runs several tiles and loads the next while it sweeps one) or shared", "PCHJACOBI", HJCudaKernels, 5, HJCudaKernels[kernel], &kernel, NULL));
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D and 3D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles), march (3D, dof 1: x-y planes marching through z), pipelined (each block runs several tiles and loads the next while it sweeps one) or shared", "PCHJACOBI", HJCudaKernels, 5, HJCudaKernels[kernel], &kernel, NULL));
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4, 8 or 16 (0: 4 or 8, chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
     PetscCheck(strip == 0 || strip == 4 || strip == 8 || strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
