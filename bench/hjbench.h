@@ -6,15 +6,9 @@
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petschjacobi.h>
+#include <petschjacobi/compat.h>
 
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
-#if PETSC_VERSION_GE(3, 22, 0)
-  #define HJB_TOL_KEEP PETSC_CURRENT
-#else
-  #define HJB_TOL_KEEP PETSC_DEFAULT
-#endif
+#define HJB_TOL_KEEP HJ_TOL_KEEP
 
 /* GPU properties that B5 needs (zero when unknown: no CUDA runtime or host vectors). */
 typedef struct {

@@ -183,7 +183,7 @@ static PetscErrorCode HJKSPCreate(Problem *P, KSP *ksp)
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)P->A), ksp));
   PetscCall(KSPSetOperators(*ksp, P->A, P->A));
   PetscCall(KSPSetDM(*ksp, P->da));
-  PetscCall(KSPSetDMActive(*ksp, PETSC_FALSE));
+  PetscCall(HJKSPSetDMActive(*ksp, PETSC_FALSE));
   PetscCall(KSPSetType(*ksp, KSPRICHARDSON));
   PetscCall(KSPGetPC(*ksp, &pc));
   PetscCall(PCSetType(pc, PCHJACOBI));

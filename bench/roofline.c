@@ -296,7 +296,7 @@ int main(int argc, char **argv)
   PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(HJKSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetType(ksp, KSPRICHARDSON));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCSetType(pc, PCHJACOBI));

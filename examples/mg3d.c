@@ -17,10 +17,7 @@ Prints the iterations and the time of a second solve (the first one sets everyth
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include <petschjacobi/compat.h>
 
 /* ex45's scaling: h^3 times -Laplacian (2D: h^2), Dirichlet points keep only their diagonal. In 2D there is no z
    coupling (cz = 0). */
@@ -286,7 +283,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSolve(ksp, NULL, NULL));
   PetscCall(KSPGetRhs(ksp, &b));
   PetscCall(KSPGetSolution(ksp, &x));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE)); /* keep b and the operators of the first solve */
+  PetscCall(HJKSPSetDMActive(ksp, PETSC_FALSE)); /* keep b and the operators of the first solve */
   PetscCall(TimedSolve(ksp, b, x, ""));
   PetscCall(PetscOptionsGetStringArray(NULL, NULL, "-sweep", sweep, &nsweep, NULL));
   for (PetscInt e = 0; e < nsweep; e++) {

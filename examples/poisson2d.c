@@ -13,10 +13,7 @@ Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\n";
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include <petschjacobi/compat.h>
 
 /* Stop when ||b - A x|| <= rtol ||b - A x0||, tested every cycle (ctx holds ||b - A x0||). A test of one's own also
    keeps KSPRICHARDSON from passing all max_it cycles to PCApplyRichardson(), which runs them without testing. */

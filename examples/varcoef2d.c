@@ -10,10 +10,7 @@ Prints the iterations and the time of a second solve (the first one sets everyth
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include <petschjacobi/compat.h>
 
 /* The problem is eq. (1) of the project's seed 004 (shared/seeds/004_d8e26a251fed2f0a.txt, H. Chen, UBC), which
    asks only a, b > 0. Ours vary across the domain and turn its anisotropy around: near (0,1) the x-coupling is

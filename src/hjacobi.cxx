@@ -158,14 +158,13 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
   }
-#if PETSC_VERSION_LT(3, 23, 0)
-  { /* KSP does not honour -pc_view in PETSc 3.18-3.22; we do, once set up (PCSetUp marks it just after this) */
-    const PetscInt called = pc->setupcalled;
-    pc->setupcalled       = 1;
+  { /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
+       set up (PCSetUp marks it just after this) */
+    const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
+    pc->setupcalled        = PETSC_TRUE;
     PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
     pc->setupcalled = called;
   }
-#endif
   PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.constant ? "constant" : "variable", hj->ops->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -310,11 +309,7 @@ static void Spread(PetscInt v[3], PetscInt n)
   for (PetscInt d = n; d < 3; d++) v[d] = v[n - 1];
 }
 
-#if PETSC_VERSION_LT(3, 23, 0)
-static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems *PetscOptionsObject)
-#else
-static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOptionsObject)
-#endif
+static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
 {
   PC_HJacobi             *hj = (PC_HJacobi *)pc->data;
   PetscInt                v[3], n, k = hj->subits, c = hj->cycles;

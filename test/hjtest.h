@@ -6,15 +6,7 @@
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
-#if PETSC_VERSION_GE(3, 22, 0)
-  #define HJ_TOL_KEEP PETSC_CURRENT
-#else
-  #define HJ_TOL_KEEP PETSC_DEFAULT
-#endif
+#include <petschjacobi/compat.h>
 
 /* Every message the test programs themselves print or raise carries "hjtest", so that expect.sh can tell a
    library error from a test failure. */

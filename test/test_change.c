@@ -197,7 +197,7 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCHJACOBI));
   PetscCall(SetParams(pc));
   PetscCall(KSPSetDM(ksp, p.da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(HJKSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetUp(ksp));
   PetscCall(Check(pc, &p, A, "KSP with DM"));
@@ -206,7 +206,7 @@ int main(int argc, char **argv)
   PetscCall(Check(pc, &p, B, "KSPSetOperators with another matrix"));
   PetscCall(KSPReset(ksp));
   PetscCall(KSPSetDM(ksp, p2.da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(HJKSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, A2, A2));
   PetscCall(KSPSetUp(ksp));
   PetscCall(Check(pc, &p2, A2, "KSPReset, KSPSetDM with a DMDA of another size"));

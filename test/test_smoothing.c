@@ -5,10 +5,7 @@ smoothest mode almost unchanged (it is a smoother, not a solver). Options: -n N,
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include <petschjacobi/compat.h>
 
 /* x(i,j) = sin(pi p (i+1)/(N+1)) sin(pi q (j+1)/(N+1)) */
 static PetscErrorCode Mode(DM da, PetscInt N, PetscInt p, PetscInt q, Vec x)

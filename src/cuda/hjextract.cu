@@ -32,10 +32,20 @@ struct Result {
   PetscScalar        ref[26], refdiag;  /* the values constant coefficients are compared with (host: the first ones) */
 };
 
+/* The device CSR index type is what PETSc declares for MatSeqAIJCUSPARSEGetIJ(): int up to 3.25, PetscInt from the
+   next release (64-bit with 64-bit indices) */
+template <typename F>
+struct CSRIndexOf;
+template <typename I>
+struct CSRIndexOf<PetscErrorCode (*)(Mat, PetscBool, const I **, const I **)> {
+  using type = I;
+};
+using CSRIndex = CSRIndexOf<decltype(&MatSeqAIJCUSPARSEGetIJ)>::type;
+
 struct Args {
   int                dim, dof, kind, noff, N;
   int                xs[3], xm[3], M[3], periodic[3];
-  const int         *ia, *ja, *oia, *oja; /* diagonal and off-diagonal blocks (oia NULL: none) */
+  const CSRIndex    *ia, *ja, *oia, *oja; /* diagonal and off-diagonal blocks (oia NULL: none) */
   const PetscScalar *aa, *oaa;
   const int         *ghost; /* [nghost][4]: grid point and field of each off-diagonal column */
   unsigned char     *code[2]; /* per entry of each block: 8 * (box index of its offset, 13 = centre) + its field,
@@ -118,12 +128,12 @@ __global__ void PatternKernel(Args a)
     int             rp[3];
     PointOf(a, u, rp);
     for (int b = 0; b < 2; b++) {
-      const int *ia = b ? a.oia : a.ia, *ja = b ? a.oja : a.ja;
+      const CSRIndex    *ia = b ? a.oia : a.ia, *ja = b ? a.oja : a.ja;
       const PetscScalar *aa = b ? a.oaa : a.aa;
       if (!ia) continue;
-      for (int e = ia[r]; e < ia[r + 1]; e++) {
+      for (CSRIndex e = ia[r]; e < ia[r + 1]; e++) {
         int off[3], cf;
-        EntryOffset(a, b, ja[e], rp, off, &cf);
+        EntryOffset(a, b, (int)ja[e], rp, off, &cf); /* a local or ghost-table column: fits an int */
         const int  nz   = (off[0] != 0) + (off[1] != 0) + (off[2] != 0);
         const bool wide = off[0] < -1 || off[0] > 1 || off[1] < -1 || off[1] > 1 || off[2] < -1 || off[2] > 1;
         a.code[b][e]    = wide ? kWide : (unsigned char)(8 * ((off[0] + 1) + 3 * (off[1] + 1) + 9 * (off[2] + 1)) + cf);
@@ -162,10 +172,10 @@ __global__ void ValueKernel(Args a)
     for (int c1 = 0; c1 < dof; c1++) {
       const long long r = u * dof + c1;
       for (int b = 0; b < 2; b++) {
-        const int         *ia = b ? a.oia : a.ia;
+        const CSRIndex    *ia = b ? a.oia : a.ia;
         const PetscScalar *aa = b ? a.oaa : a.aa;
         if (!ia) continue;
-        for (int e = ia[r]; e < ia[r + 1]; e++) {
+        for (CSRIndex e = ia[r]; e < ia[r + 1]; e++) {
           const PetscScalar   v = aa[e];
           const unsigned char c = a.code[b][e];
           if (c == kWide) {

@@ -8,10 +8,7 @@ static const char help[] = "An outside program that uses an installed petsc-hjac
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petschjacobi.h>
-
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
-#endif
+#include <petschjacobi/compat.h>
 
 /* a coefficient in [1, 2) from the face's global position: the same on every rank, whatever the decomposition */
 static PetscReal Face(PetscInt i, PetscInt j, PetscInt dir)
@@ -82,7 +79,7 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(HJKSPSetDMActive(ksp, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 500));

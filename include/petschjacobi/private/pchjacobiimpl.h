@@ -6,11 +6,10 @@
 #include <petscdmda.h>
 #include <petscsf.h>
 
-#if PETSC_VERSION_LT(3, 18, 0)
-  #error "petsc-hjacobi needs PETSc 3.18 or later"
-#endif
-#if PETSC_VERSION_LT(3, 19, 0)
-  #define PETSC_SUCCESS 0
+#include <petschjacobi/compat.h>
+
+#if defined(HJACOBI_WITH_CUDA) && !defined(PETSC_HAVE_CUDA)
+  #error "petsc-hjacobi: the CUDA backend was asked for, but this PETSc has no CUDA (PETSC_HAVE_CUDA is not in its petscconf.h)"
 #endif
 #if defined(PETSC_USE_COMPLEX)
   #error "petsc-hjacobi supports real PetscScalar only"
