@@ -16,12 +16,14 @@ static const PetscInt DefaultTile[3][3] = {
 
 /* The default tile: DefaultTile, except that a direction whose largest rank box is shorter than two default tiles is
    one tile (its whole extent), as long as the tile then stays small (at most kWholeTilePoints points, and its padded
-   buffer at most kWholeTileBytes for two copies of dof values, what the CUDA tile kernels hold per block). Without it a
+   buffer, on the CUDA backend, at most kWholeTileBytes for two copies of dof values, what its tile kernels hold per
+   block; the host backend's tile buffers have no such limit, so that its default does not depend on the scalar type's
+   size, complex or real). Without it a
    9-point direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point
    Jacobi step there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21;
    with 9^3 in one tile 15 (issue 12). The same on every rank (the largest box of the DMDA's partition), so every rank
    runs the same parameters. */
-static PetscErrorCode HJDefaultTile(PC pc)
+static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
 {
   PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
   const HJLayout  *L  = &hj->layout;
@@ -42,7 +44,7 @@ static PetscErrorCode HJDefaultTile(PC pc)
     bytes *= w + 2;
   }
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
-  if (pts <= kWholeTilePoints && bytes <= kWholeTileBytes)
+  if (pts <= kWholeTilePoints && (!device || bytes <= kWholeTileBytes))
     for (PetscInt d = 0; d < L->dim; d++)
       if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d]; /* (up to t, one tile already) */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -101,8 +103,6 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     hj->hasT = PETSC_FALSE;
     PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->layout, &hj->ghostsf));
   }
-  if (!hj->tileset) PetscCall(HJDefaultTile(pc));
-  PetscCall(PCHJacobiCheckParameters(pc));
 
   /* the backend, chosen once here and before the extraction: the backend extracts (the CUDA one on the device) */
   PetscCall(MatGetVecType(pc->pmat, &vt));
@@ -120,6 +120,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->backend == PC_HJACOBI_BACKEND_AUTO && cudavec) ops = &HJBackendCUDA;
 #endif
 
+  if (!hj->tileset) PetscCall(HJDefaultTile(pc, (PetscBool)(ops != &HJBackendHost)));
+  PetscCall(PCHJacobiCheckParameters(pc));
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
 
   /* New values only (the same Pmat object, nonzero pattern, layout and extracting backend): a value pass. Another

@@ -158,6 +158,17 @@ static PetscInt HJNat(HJProblem *p, const PetscInt c[3])
   return c[0] + p->M[0] * (c[1] + p->M[1] * c[2]);
 }
 
+/* complex PETSc: an imaginary part in [-0.5, 0.5) for the values of a nonsymmetric operator and of vectors, so that
+   every complex product (and a conjugation where the method has none, e.g. in M^T) shows; symmetric operators stay
+   real (Hermitian: CG and the symmetry tests apply) */
+static PetscScalar HJImag(HJProblem *p, PetscInt vseed, PetscInt a, PetscInt b)
+{
+#if defined(PETSC_USE_COMPLEX)
+  if (!p || !p->symmetric) return PETSC_i * (HJRand(vseed, a, b, 7) - 0.5);
+#endif
+  return 0.0;
+}
+
 /* off-diagonal coupling value between rows (pn, c1) and (qn, c2) at offset s; symmetric operators hash the unordered
    pair; constant operators hash only the offset (s and -s alike when symmetric) */
 static PetscScalar HJCoupling(HJProblem *p, PetscInt vseed, PetscInt pn, PetscInt c1, PetscInt qn, PetscInt c2, const PetscInt s[3])
@@ -172,7 +183,7 @@ static PetscScalar HJCoupling(HJProblem *p, PetscInt vseed, PetscInt pn, PetscIn
     a          = b;
     b          = t;
   }
-  return 2.0 * HJRand(vseed, a, b, 1) - 1.5; /* in [-1.5, 0.5): mostly negative, some positive */
+  return 2.0 * HJRand(vseed, a, b, 1) - 1.5 + HJImag(p, vseed, a, b); /* real part in [-1.5, 0.5): mostly negative, some positive */
 }
 
 PetscErrorCode HJProblemCreateMatrix(HJProblem *p, Mat *A)
@@ -282,7 +293,7 @@ PetscErrorCode HJProblemAssemble(HJProblem *p, PetscInt vseed, Mat A)
             if (pn == p->zero_diag_row) vals[nc++] = 0.0;
             else if (dir && !(p->constant && p->dirichlet_cdiag)) vals[nc++] = 0.5 + HJRand(vseed, pn * dof + c1, 0, 2);
             else if (p->constant) vals[nc++] = cdiag;
-            else vals[nc++] = offsum * (1.1 + 0.5 * HJRand(vseed, pn * dof + c1, 0, 2)) + 0.05;
+            else vals[nc++] = offsum * (1.1 + 0.5 * HJRand(vseed, pn * dof + c1, 0, 2)) + 0.05 + offsum * HJImag(p, vseed, pn * dof + c1, -2);
             if (pn == p->perturb_diag_row) vals[nc - 1] *= 1.5;
           }
           PetscCall(MatSetValues(A, 1, &row, nc, cols, vals, INSERT_VALUES));
@@ -306,7 +317,7 @@ PetscErrorCode HJProblemFillVec(HJProblem *p, PetscInt vseed, Vec v)
     for (c[1] = ys; c[1] < ys + ym; c[1]++)
       for (c[0] = xs; c[0] < xs + xm; c[0]++) {
         PetscInt l = (c[0] - xs) + xm * ((c[1] - ys) + ym * (c[2] - zs));
-        for (PetscInt f = 0; f < p->dof; f++) a[l * p->dof + f] = 2.0 * HJRand(vseed, HJNat(p, c) * p->dof + f, 0, 4) - 1.0;
+        for (PetscInt f = 0; f < p->dof; f++) a[l * p->dof + f] = 2.0 * HJRand(vseed, HJNat(p, c) * p->dof + f, 0, 4) - 1.0 + HJImag(NULL, vseed, HJNat(p, c) * p->dof + f, -4);
       }
   PetscCall(VecRestoreArray(v, &a));
   PetscFunctionReturn(PETSC_SUCCESS);

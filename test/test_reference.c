@@ -24,8 +24,8 @@ static PetscErrorCode CheckAdjoint(PC pc, Vec u, Vec v, Vec Mu, Vec MTv, PetscRe
   PetscFunctionBeginUser;
   PetscCall(PCApply(pc, u, Mu));
   PetscCall(PCApplyTranspose(pc, v, MTv));
-  PetscCall(VecDot(Mu, v, &a));
-  PetscCall(VecDot(u, MTv, &at));
+  PetscCall(VecTDot(Mu, v, &a)); /* bilinear (no conjugation): M^T is the plain transpose, as PETSc's */
+  PetscCall(VecTDot(u, MTv, &at));
   rel = PetscAbsScalar(a - at) / PetscMax(PetscMax(PetscAbsScalar(a), PetscAbsScalar(at)), PETSC_SMALL);
   PetscCall(HJReport(PetscObjectComm((PetscObject)pc), "adjoint identity <v, M u> = <M^T v, u>", rel, tol, PETSC_TRUE, nchecks, nfail));
   PetscFunctionReturn(PETSC_SUCCESS);

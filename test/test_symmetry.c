@@ -58,8 +58,8 @@ int main(int argc, char **argv)
   PetscCall(HJProblemFillVec(&p, 42, y));
   PetscCall(PCApply(pc, x, Mx));
   PetscCall(PCApply(pc, y, My));
-  PetscCall(VecDot(My, x, &xMy));
-  PetscCall(VecDot(Mx, y, &yMx));
+  PetscCall(VecTDot(My, x, &xMy)); /* x^T M y: bilinear, also for complex scalars */
+  PetscCall(VecTDot(Mx, y, &yMx));
   PetscCall(VecNorm(x, NORM_2, &nx));
   PetscCall(VecNorm(My, NORM_2, &nMy));
   asym = PetscAbsScalar(xMy - yMx) / (nx * nMy);

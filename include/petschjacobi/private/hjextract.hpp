@@ -34,16 +34,33 @@ HJ_HD int OffsetSlot(int dim, int kind, int dx, int dy, int dz)
 }
 
 /* a - b*c rounded twice (never a fused multiply-add): the device compiler contracts a - b*c into an FMA, the host
-   one (x86-64 baseline) does not, and the inverse blocks must agree bit for bit */
+   one (x86-64 baseline) does not, and the inverse blocks must agree bit for bit. Complex: the same per component. */
 template <class T>
 HJ_HD T MulSub(T a, T b, T c)
 {
+  if constexpr (IsComplex<T>::value) {
+    using R        = decltype(a.real());
+    const R re     = MulSub<R>(MulSub<R>(a.real(), b.real(), c.real()), -b.imag(), c.imag());
+    const R im     = MulSub<R>(MulSub<R>(a.imag(), b.real(), c.imag()), b.imag(), c.real());
+    return T(re, im);
+  } else {
 #if defined(__CUDA_ARCH__)
-  if constexpr (sizeof(T) == sizeof(double)) return __dsub_rn((double)a, __dmul_rn((double)b, (double)c));
-  else return __fsub_rn((float)a, __fmul_rn((float)b, (float)c));
+    if constexpr (sizeof(T) == sizeof(double)) return __dsub_rn((double)a, __dmul_rn((double)b, (double)c));
+    else return __fsub_rn((float)a, __fmul_rn((float)b, (float)c));
 #else
-  return a - b * c;
+    return a - b * c;
 #endif
+  }
+}
+
+/* |x| for pivoting: |re| + |im| for complex values */
+template <class T>
+HJ_HD auto PivotSize(const T &x)
+{
+  if constexpr (IsComplex<T>::value) {
+    const auto r = x.real(), i = x.imag();
+    return (r < 0 ? -r : r) + (i < 0 ? -i : i);
+  } else return x < 0 ? -x : x;
 }
 
 /* inv = A^{-1} for an n x n row-major block (n <= NMAX <= 8): Gauss-Jordan elimination with partial pivoting.
@@ -61,8 +78,7 @@ HJ_HD bool InvertBlock(int n, const T *A, T *inv)
   for (int k = 0; k < n; k++) {
     int piv = k;
     for (int i = k + 1; i < n; i++) {
-      const T x = a[i * n + k], y = a[piv * n + k];
-      if ((x < 0 ? -x : x) > (y < 0 ? -y : y)) piv = i;
+      if (PivotSize(a[i * n + k]) > PivotSize(a[piv * n + k])) piv = i;
     }
     if (a[piv * n + k] == (T)0) return false;
     if (piv != k)

@@ -8,8 +8,17 @@
   #define HJ_HD inline
 #endif
 
+#include <type_traits>
+#include <utility>
+
 namespace hj
 {
+/* whether a scalar type is complex (std::complex, thrust::complex, cuda::std::complex: it has imag()) */
+template <class T, class = void>
+struct IsComplex : std::false_type { };
+template <class T>
+struct IsComplex<T, std::void_t<decltype(std::declval<T>().imag())>> : std::true_type { };
+
 enum StencilKind : int {
   STAR = 0, /* offsets with one nonzero component: 2*dim neighbours */
   BOX  = 1  /* the whole 3^dim box except the centre */

@@ -11,9 +11,6 @@
 #if defined(HJACOBI_WITH_CUDA) && !defined(PETSC_HAVE_CUDA)
   #error "petsc-hjacobi: the CUDA backend was asked for, but this PETSc has no CUDA (PETSC_HAVE_CUDA is not in its petscconf.h)"
 #endif
-#if defined(PETSC_USE_COMPLEX)
-  #error "petsc-hjacobi supports real PetscScalar only"
-#endif
 
 /* The grid as hjacobi sees it: the DMDA's global sizes, the rank grid and this rank's owned box.
    Unused directions (y, z in 1D) have size 1 and no padding. Local arrays are "padded": the owned box
