@@ -179,14 +179,13 @@ int main(int argc, char **argv)
   PetscCall(VecDuplicate(b, &x));
   PetscCall(VecZeroEntries(b));
   PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
-  { /* the point source at the centre, on whichever rank owns it */
+  { /* the point source at the centre, on whichever rank owns it (every rank gets and restores the array: that
+       invalidates the norm VecZeroEntries() cached on every rank) */
     const PetscInt c = (m[0] - 1) / 2;
-    if (c >= xs && c < xs + xm && c >= ys && c < ys + ym && (dim == 2 || (c >= zs && c < zs + zm))) {
-      PetscScalar *a;
-      PetscCall(VecGetArray(b, &a));
-      a[(c - xs) + xm * ((c - ys) + ym * (dim == 3 ? c - zs : 0))] = 1.0;
-      PetscCall(VecRestoreArray(b, &a));
-    }
+    PetscScalar   *a;
+    PetscCall(VecGetArray(b, &a));
+    if (c >= xs && c < xs + xm && c >= ys && c < ys + ym && (dim == 2 || (c >= zs && c < zs + zm))) a[(c - xs) + xm * ((c - ys) + ym * (dim == 3 ? c - zs : 0))] = 1.0;
+    PetscCall(VecRestoreArray(b, &a));
   }
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
