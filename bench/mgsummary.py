@@ -1,8 +1,12 @@
 #!/usr/bin/env python3
 """Summarise the CSV of bench/gpu.sh's mg suite (bench/suites.txt; B3: multigrid smoother; B4: Krylov preconditioner; ../shared/BENCHMARKS.md)
-as markdown.
+as markdown and, when matplotlib is importable, PNG plots.
 
-usage: mgsummary.py [-o FILE] MG_CSV        (default FILE: mg.md next to the CSV; the markdown also goes to stdout)
+usage: mgsummary.py [-o FILE|-] [--plots DIR] [--no-plots] MG_CSV[.gz]
+       (default FILE: mg.md next to the CSV; the markdown also goes to stdout; -o -: stdout only)
+Plots (Agg; Debian: python3-matplotlib; without it the tables are written all the same): CSV_STEM.png, the KSPSolve
+times of the B3 and B4 tables; CSV_STEM-levels.png when the run's log CSV_STEM.log[.gz] holds -log_view of PCMG runs:
+GPU time per V-cycle by level (MGSmooth, MGResid, MGInterp), one bar per smoother.
 
 The CSV has the header bench,label,result (older files: bench,solver,result); each row holds one RESULT line of
 examples/mg3d or examples/varcoef2d, e.g.
@@ -13,13 +17,14 @@ printed comes from the CSV; targets (B3: hjacobi >= 2x faster than Chebyshev/Jac
 hjacobi >= 3x faster than CG + Jacobi) are the only constants."""
 import argparse
 import csv
+import gzip
 import math
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from summary import fnum, inum  # noqa: E402  (one parser for both summaries)
+from summary import fnum, inum, import_pyplot, run_of, write_png, PNG_WIDTH  # noqa: E402  (one parser for both summaries)
 
 B3_CHEB_TARGET = 2.0  # hjacobi smoother vs Chebyshev/Jacobi smoother, KSPSolve time
 B3_GAMG_TARGET = 1.0  # hjacobi smoother faster than GAMG
@@ -70,8 +75,13 @@ def sweep_settings(tag):
     return s
 
 
+def open_text(path):
+    """a text file, gzip-compressed when its name ends in .gz (the committed logs and CSV files of later runs)"""
+    return gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+
+
 def read_rows(path):
-    with open(path, newline="") as fh:
+    with open_text(path) as fh:
         lines = [ln for ln in fh.read().splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if not lines:
         return []
@@ -238,31 +248,46 @@ def b3_kind(r):
     return None
 
 
+def b3_rows(rows):
+    return [r for r in rows if (r["_bench"] == "B3" or (r["_bench"] not in ("B4",) and r.get("pc") in ("mg", "gamg")))
+            and r.get("example", "mg3d") == "mg3d"]
+
+
+def b3_grids(b3):
+    grids = []
+    for r in b3:
+        if r.get("grid") not in grids:
+            grids.append(r.get("grid"))
+    return grids
+
+
+def b3_select(gr):
+    """one grid's rows -> (hjacobi rows, hjacobi rows without a sweep entry, base, best, Chebyshev/Jacobi, GAMG, other)"""
+    hj = [r for r in gr if b3_kind(r) == "hjacobi"]
+    hj_base_all = [r for r in hj if not r.get("sweep")]
+    base = hj_base_all[0] if hj_base_all else None
+    cheb = next((r for r in gr if b3_kind(r) == "cheb"), None)
+    gamg = next((r for r in gr if b3_kind(r) == "gamg"), None)
+    # rows of another kind, and further Chebyshev/GAMG rows (the first one of each is compared)
+    other = [r for r in gr if b3_kind(r) in ("mg-other", None) or (b3_kind(r) in ("cheb", "gamg")
+                                                                     and r is not cheb and r is not gamg)]
+    conv = [r for r in hj if converged(r) and ok(r["_time"])]
+    best = min(conv, key=lambda r: r["_time"]) if conv else None
+    return hj, hj_base_all, base, best, cheb, gamg, other
+
+
 def b3_section(rows, out):
-    b3 = [r for r in rows if (r["_bench"] == "B3" or (r["_bench"] not in ("B4",) and r.get("pc") in ("mg", "gamg")))
-          and r.get("example", "mg3d") == "mg3d"]
+    b3 = b3_rows(rows)
     out.append("## B3. Multigrid smoother")
     out.append("")
     out.append("FGMRES, rtol 1e-8, KSPSolve time of a second solve (the first sets up). Ratios are the other solver's "
                "time over hjacobi's (> 1: hjacobi faster). Targets: >= %gx vs PCMG + Chebyshev/Jacobi, faster than "
                "GAMG." % B3_CHEB_TARGET)
     out.append("")
-    grids = []
-    for r in b3:
-        if r.get("grid") not in grids:
-            grids.append(r.get("grid"))
+    grids = b3_grids(b3)
     for g in grids:
         gr = [r for r in b3 if r.get("grid") == g]
-        hj = [r for r in gr if b3_kind(r) == "hjacobi"]
-        hj_base_all = [r for r in hj if not r.get("sweep")]
-        base = hj_base_all[0] if hj_base_all else None
-        cheb = next((r for r in gr if b3_kind(r) == "cheb"), None)
-        gamg = next((r for r in gr if b3_kind(r) == "gamg"), None)
-        # rows of another kind, and further Chebyshev/GAMG rows (the first one of each is compared)
-        other = [r for r in gr if b3_kind(r) in ("mg-other", None) or (b3_kind(r) in ("cheb", "gamg")
-                                                                         and r is not cheb and r is not gamg)]
-        conv = [r for r in hj if converged(r) and ok(r["_time"])]
-        best = min(conv, key=lambda r: r["_time"]) if conv else None
+        hj, hj_base_all, base, best, cheb, gamg, other = b3_select(gr)
         lv = next((r.get("levels") for r in gr if r.get("levels")), None)
 
         out.append("### %s (grid %s%s)" % (grid_title(g), g, ", %s levels" % lv if lv else ""))
@@ -353,8 +378,12 @@ def b4_variant(r):
     return "%s + %s%s" % (ksp.upper(), r.get("pc", "?"), " (%s)" % ", ".join(items) if items else "")
 
 
+def b4_rows(rows):
+    return [r for r in rows if r["_bench"] == "B4" or (r["_bench"] != "B3" and r.get("pc") not in ("mg", "gamg"))]
+
+
 def b4_section(rows, out):
-    b4 = [r for r in rows if r["_bench"] == "B4" or (r["_bench"] != "B3" and r.get("pc") not in ("mg", "gamg"))]
+    b4 = b4_rows(rows)
     out.append("## B4. Krylov preconditioner")
     out.append("")
     out.append("CG, rtol 1e-8 (CG's default norm), KSPSolve time of a second solve. Speedup: CG + Jacobi's time "
@@ -417,6 +446,250 @@ def b4_section(rows, out):
         out += ["### varcoef2d: not run", ""]
 
 
+# ------------------------------------------------------------------------------------------------ plots
+# With matplotlib (Agg): CSV_STEM.png, the B3 and B4 solve times of the tables above (one panel per grid / operator),
+# and, when the run's log (CSV_STEM.log or .log.gz) holds PETSc's -log_view of PCMG runs (-pc_mg_log
+# -log_view_gpu_time), CSV_STEM-levels.png: the GPU time of MGSmooth, MGResid and MGInterp per V-cycle on each level,
+# one bar per smoother, averaged over the V-cycles of both solves (a matrix copied to the GPU during the first solve
+# would count in its level's MGResid: -log_view's CpuToGpu column shows it). Every value drawn is in the CSV or log.
+EVENTS = (("MGSmooth", "smoothing (MGSmooth; level 0: coarse solve)", None, 1.0),
+          ("MGResid", "residual (MGResid)", "..", 0.55),
+          ("MGInterp", "restriction + interpolation (MGInterp)", "//", 0.3))
+
+
+def run_context(csvpath):
+    """{'GPU': ..., 'commit': ..., 'run': ...} from the run's summary.txt (summary.txt beside the CSV, or the committed
+    DATE-RUN-summary.txt) and the DATE-RUN prefix of the file name"""
+    d = os.path.dirname(os.path.abspath(csvpath))
+    run = run_of(os.path.basename(csvpath))
+    ctx = {"run": run}
+    for name in ([run + "-summary.txt"] if run else []) + ["summary.txt"]:
+        try:
+            with open(os.path.join(d, name)) as fh:
+                for ln in fh:
+                    if ln.startswith("GPU:") and "GPU" not in ctx:
+                        ctx["GPU"] = ln[4:].split(",")[0].strip()
+                    elif ln.startswith("commit:") and "commit" not in ctx and ln[7:].split():
+                        ctx["commit"] = ln[7:].split()[0][:7] + ("+" if "uncommitted" in ln else "")
+            break
+        except OSError:
+            continue
+    return ctx
+
+
+def context_title(ctx, csvpath):
+    parts = [ctx.get("GPU") or "GPU not recorded", "run " + (ctx.get("run") or os.path.basename(csvpath))]
+    if ctx.get("commit"):
+        parts.append("commit " + ctx["commit"])
+    return ", ".join(parts)
+
+
+def stem(path):
+    b = os.path.basename(path)
+    for ext in (".csv.gz", ".csv"):
+        if b.endswith(ext):
+            return b[: -len(ext)]
+    return os.path.splitext(b)[0]
+
+
+def bar_panel(ax, items, title, unit_s, ref=None):
+    """horizontal bars of KSPSolve time; items: (label, row). Not converged: hatched, its reason printed. ref: the row
+    the others are compared with, as in the tables (B3: their time over hjacobi's; B4: speedup over CG + Jacobi)."""
+    from matplotlib.transforms import blended_transform_factory
+
+    items = [(lab, r) for lab, r in items if r is not None and ok(r["_time"])]
+    scale, unit = (1e3, "ms") if unit_s == "ms" else (1.0, "s")
+    vals = [scale * r["_time"] for _, r in items]
+    y = list(range(len(items)))[::-1]
+    colours = ["tab:blue" if "hjacobi" in (r.get("smoother", "") + r.get("pc", "")) else "0.55" for _, r in items]
+    ax.barh(y, vals, color=colours, height=0.6, hatch=[None if converged(r) else "xx" for _, r in items])
+    top = max(vals) if vals else 1.0
+    for yi, v, (lab, r) in zip(y, vals, items):
+        txt = " %.4g %s: %s its x %.3g ms" % (v, unit, fits(r), 1e3 * r["_tpi"]) if ok(r["_tpi"]) else " %.4g %s" % (v, unit)
+        if not converged(r):
+            txt += " (%s)" % (r["_reason"] or "did not converge")
+        elif ref is not None and r is not ref and ref.get("pc") == "jacobi":  # B4: the table's speedup over CG + Jacobi
+            x = ratio(r, ref)
+            txt += ", %s vs CG + Jacobi" % fx(x) if x is not None else ""
+        elif ref is not None and r is not ref:  # B3: the table's ratio, the other solver's time over hjacobi's
+            x = ratio(ref, r)
+            txt += ", %s hjacobi's time" % fx(x) if x is not None else ""
+        ax.text(v, yi, txt, va="center", fontsize=7)
+    ax.set_yticks(y)
+    ax.set_yticklabels([lab for lab, _ in items], fontsize=7)
+    ax.set_xlim(0, top * 2.2)
+    ax.set_xlabel("KSPSolve time, second solve [%s]; labels: iterations x time per iteration" % unit, fontsize=8)
+    # the panel's title from the figure's left edge (the bar labels take the left part of the width)
+    ax.text(0.01, 1.04, title, transform=blended_transform_factory(ax.figure.transFigure, ax.transAxes), fontsize=9,
+            va="bottom", ha="left")
+    ax.grid(True, axis="x", alpha=0.3)
+
+
+def plot_mg(plt, rows, path, title):
+    """the B3 and B4 tables as bars: per grid PCMG + hjacobi (base, best), Chebyshev/Jacobi, GAMG, other rows; per B4
+    operator CG + Jacobi and every CG + hjacobi variant -> True when drawn"""
+    panels = []
+    b3 = b3_rows(rows)
+    for g in b3_grids(b3):
+        hj, _, base, best, cheb, gamg, other = b3_select([r for r in b3 if r.get("grid") == g])
+        items = [("Richardson/hjacobi, base: " + settings_text(base) if base else "", base)]
+        if best is not None and best is not base:
+            items.append(("hjacobi, best %s: %s" % ("sweep entry" if best.get("sweep") else "row", settings_text(best)),
+                          best))
+        items += [("Chebyshev/Jacobi", cheb), ("GAMG (pc_type gamg)", gamg)]
+        items += [("%s (pc=%s%s)" % (r["_label"], r.get("pc", "?"), " " + r["smoother"] if r.get("smoother") else ""), r)
+                  for r in other]
+        lv = next((r.get("levels") for r in b3 if r.get("grid") == g and r.get("levels")), None)
+        panels.append(("B3 %s%s (FGMRES, rtol 1e-8): PCMG smoothers%s" % (grid_title(g), ", %s levels" % lv if lv else "",
+                                                                         " and GAMG" if gamg else ""), items, "ms", base))
+    b4 = [r for r in b4_rows(rows) if r["_bench"] in ("B4", "")]  # rows the table's fallback takes in: bench B4 only
+    ops = []
+    for r in b4:
+        key, t = b4_operator(r)
+        if key not in [k for k, _ in ops]:
+            ops.append((key, t))
+    for key, t in ops:
+        orow = [r for r in b4 if b4_operator(r)[0] == key]
+        jac = [r for r in orow if r.get("pc") == "jacobi"][:1]
+        var = [r for r in orow if r not in jac]
+        panels.append(("B4 %s (CG, rtol 1e-8)" % t, [(b4_variant(r), r) for r in jac + var], "s", jac[0] if jac else None))
+    panels = [p for p in panels if any(r is not None and ok(r["_time"]) for _, r in p[1])]
+    if not panels:
+        return False
+    heights = [0.9 + 0.3 * sum(1 for _, r in p[1] if r is not None and ok(r["_time"])) for p in panels]
+    total = 1.0 + sum(heights) + 0.35 * len(panels)
+    fig, axs = plt.subplots(len(panels), 1, figsize=(PNG_WIDTH, total), gridspec_kw={"height_ratios": heights}, squeeze=False)
+    for ax, (ptitle, items, unit, ref) in zip(axs[:, 0], panels):
+        bar_panel(ax, items, ptitle, unit, ref)
+    fig.suptitle("B3 (multigrid smoother) and B4 (Krylov preconditioner), blue: hjacobi\n" + title, fontsize=10)
+    fig.subplots_adjust(left=0.42, right=0.98, top=1 - 1.05 / total, bottom=0.45 / total, hspace=0.9 * len(panels) / sum(heights))
+    write_png(plt, fig, path)
+    return True
+
+
+EVENT_RE = re.compile(r"^(MGSmooth|MGResid|MGInterp) Level\s+(\d+)\s+(\d+)\s+\S+\s+(\S+)")
+
+
+def parse_levels(logpath):
+    """PETSc -log_view output in a gpu.sh log -> sections, one per command ('== LABEL: command' lines) that printed a
+    RESULT line of PCMG and MG events: {'label', 'result' (dict), 'events' {(event, level): [calls, seconds]}}; an
+    event printed in several stages is summed."""
+    sections, cur = [], None
+    with open_text(logpath) as fh:
+        for ln in fh:
+            if ln.startswith("== "):
+                cur = {"label": ln[3:].split(":", 1)[0].strip(), "result": {}, "events": {}}
+                sections.append(cur)
+                continue
+            if cur is None:
+                continue
+            if ln.startswith("RESULT ") and not cur["result"]:
+                cur["result"] = parse_result(ln)
+                continue
+            m = EVENT_RE.match(ln)
+            if m:
+                e = cur["events"].setdefault((m.group(1), int(m.group(2))), [0, 0.0])
+                e[0] += int(m.group(3))
+                e[1] += fnum(m.group(4))
+    return [s for s in sections if s["result"].get("pc") == "mg" and ("MGSmooth", 0) in s["events"]]
+
+
+def level_points(grid, levels, lev):
+    """points per direction of level lev (0: coarsest) when each level halves the fine grid's n - 1, else None"""
+    d = grid_dims(grid)
+    if len(d) == 3 and d[2] == 1:
+        d = d[:2]
+    if not d or not levels:
+        return None
+    f = 2 ** (levels - 1 - lev)
+    if any((n - 1) % f for n in d):
+        return None
+    p = [(n - 1) // f + 1 for n in d]
+    return "$%d^%d$" % (p[0], len(p)) if all(x == p[0] for x in p) else "x".join(map(str, p))
+
+
+def series_label(sec):
+    r = sec["result"]
+    sm = r.get("smoother", "?")
+    m = re.search(r"\(([^)]*)\)", sec["label"])
+    return "PCMG + %s%s" % (sm, " (%s)" % m.group(1).replace(",", ", ") if m and "hjacobi" in sm else "")
+
+
+def plot_levels(plt, sections, path, title):
+    """GPU time per V-cycle by level, one bar per smoother (section), stacked by event -> True when drawn. V-cycles:
+    the coarse solves in the log (MGSmooth Level 0 calls), which count both solves of mg3d."""
+    from matplotlib.patches import Patch
+
+    grids = []
+    for s in sections:
+        if s["result"].get("grid") not in grids:
+            grids.append(s["result"].get("grid"))
+    if not grids:
+        return False
+    fig, axs = plt.subplots(len(grids), 1, figsize=(PNG_WIDTH, 0.8 + 3.6 * len(grids)), squeeze=False)
+    cmap = plt.get_cmap("tab10")
+    for ax, g in zip(axs[:, 0], grids):
+        ss = [s for s in sections if s["result"].get("grid") == g]
+        nl = max(lev for s in ss for (_, lev) in s["events"]) + 1
+        width = 0.8 / len(ss)
+        handles = []
+        hjc = iter(["tab:blue", "tab:cyan", "tab:purple", "navy", "tab:pink"])
+        otc = iter(["tab:orange", "tab:red", "tab:brown", "tab:olive", "tab:green"])
+        for i, s in enumerate(ss):
+            vc = s["events"][("MGSmooth", 0)][0]
+            col = next(hjc if "hjacobi" in s["result"].get("smoother", "") else otc, None) or cmap(i % 10)
+            xs = [lev + (i - (len(ss) - 1) / 2) * width for lev in range(nl)]
+            bottom = [0.0] * nl
+            total = 0.0
+            for ev, _, hatch, alpha in EVENTS:
+                v = [1e3 * s["events"].get((ev, lev), [0, 0.0])[1] / vc for lev in range(nl)]
+                ax.bar(xs, v, width * 0.92, bottom=bottom, color=col, alpha=alpha, hatch=hatch, edgecolor=col, lw=0.5)
+                bottom = [b + x for b, x in zip(bottom, v)]
+                total += sum(v)
+            r = s["result"]
+            tpi = fnum(r.get("time_per_it"))
+            handles.append(Patch(color=col, label="%s%s\n    these events: %.3g ms per V-cycle (%d V-cycles in the log)"
+                                 % (series_label(s), ": %s its, %.3g ms per iteration" % (r.get("its", "?"), 1e3 * tpi)
+                                    if ok(tpi) else "", total, vc)))
+        handles += [Patch(facecolor="0.5", alpha=a, hatch=h, edgecolor="0.5", label=lab) for _, lab, h, a in EVENTS]
+        ax.set_xticks(range(nl))
+        ax.set_xticklabels(["%d\n%s" % (lev, level_points(g, nl, lev) or "") for lev in range(nl)], fontsize=8)
+        ax.set_xlabel("level (0: coarsest) and its grid")
+        ax.set_ylabel("GPU time per V-cycle [ms]")
+        lv = ss[0]["result"].get("levels")
+        ax.set_title("B3 %s (grid %s%s)" % (grid_title(g), g, ", %s levels" % lv if lv else ""), fontsize=9)
+        ax.grid(True, axis="y", alpha=0.3)
+        lo, hi = ax.get_ylim()
+        ax.set_ylim(0, hi * (1.2 + 0.12 * len(handles)))  # room for the legend above the bars
+        ax.legend(handles=handles, fontsize=7, loc="upper left")
+    fig.suptitle("B3: GPU time per V-cycle by level and smoother (-log_view_gpu_time, both solves)\n" + title, fontsize=10)
+    fig.tight_layout()
+    write_png(plt, fig, path)
+    return True
+
+
+def find_log(csvpath):
+    base = os.path.join(os.path.dirname(os.path.abspath(csvpath)), stem(csvpath))
+    return next((base + ext for ext in (".log", ".log.gz") if os.path.exists(base + ext)), None)
+
+
+def draw(plt, rows, csvpath, plotdir):
+    """-> the PNG files written"""
+    ctx = run_context(csvpath)
+    title = context_title(ctx, csvpath)
+    written = []
+    for what, f in (("B3/B4 bars", lambda p: plot_mg(plt, rows, p, title)),
+                    ("levels", lambda p: (find_log(csvpath) is not None
+                                          and plot_levels(plt, parse_levels(find_log(csvpath)), p, title)))):
+        p = os.path.join(plotdir, stem(csvpath) + (".png" if what.startswith("B3") else "-levels.png"))
+        try:
+            if f(p):
+                written.append(p)
+        except Exception as e:  # noqa: BLE001  (a plot that fails costs its picture, never the tables)
+            print("mgsummary: no %s plot: %s: %s" % (what, type(e).__name__, e), file=sys.stderr)
+    return written
+
+
 # ------------------------------------------------------------------------------------------------ main
 def context_lines(csvpath):
     """GPU, commit and command from the summary.txt of the same run, when there is one."""
@@ -435,7 +708,10 @@ def context_lines(csvpath):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", help="mg.csv written by bench/gpu.sh run mg")
-    ap.add_argument("-o", "--output", help="markdown file (default: mg.md next to the CSV)")
+    ap.add_argument("-o", "--output", help="markdown file (default: mg.md next to the CSV; -: standard output only)")
+    ap.add_argument("--plots", metavar="DIR", help="where the PNG plots go (default: the markdown's folder, with -o - "
+                    "the CSV's): CSV_STEM.png (B3/B4 times) and, from the run's CSV_STEM.log[.gz], CSV_STEM-levels.png")
+    ap.add_argument("--no-plots", action="store_true", help="tables only")
     a = ap.parse_args(argv)
     try:
         rows = read_rows(a.csv)
@@ -456,12 +732,18 @@ def main(argv=None):
         b4_section(rows, out)
     text = "\n".join(out).rstrip() + "\n"
     sys.stdout.write(text)
-    try:
-        with open(outpath, "w") as fh:
-            fh.write(text)
-    except OSError as e:
-        print("mgsummary: %s" % e, file=sys.stderr)
-        return 1
+    if a.output != "-":
+        try:
+            with open(outpath, "w") as fh:
+                fh.write(text)
+        except OSError as e:
+            print("mgsummary: %s" % e, file=sys.stderr)
+            return 1
+    plt = None if a.no_plots or not rows else import_pyplot("mgsummary")
+    if plt:
+        plotdir = a.plots or os.path.dirname(os.path.abspath(a.csv if a.output == "-" else outpath))
+        for p in draw(plt, rows, a.csv, plotdir):
+            print("mgsummary: wrote %s" % p, file=sys.stderr)
     return 0
 
 
