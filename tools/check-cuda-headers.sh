@@ -15,14 +15,36 @@ nvcc=$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)
 mpiinc=$(mpicxx --showme:incdirs 2>/dev/null | sed 's/\([^ ]*\)/-I\1/g')
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# PETSc 3.25's petscdevice_cuda.h includes nvml.h (from the GPU driver, absent on a machine without one) and uses
+# nothing of it in the header: an empty stand-in, searched last, where nvcc finds none
+stub=()
+if ! echo '#include <nvml.h>' | "$nvcc" -x cu -E - -o /dev/null > /dev/null 2>&1; then
+  mkdir -p "$work/stub" && echo '/* check-cuda-headers.sh: empty stand-in for the driver'"'"'s nvml.h */' > "$work/stub/nvml.h"
+  stub=(-I"$work/stub")
+  echo "check-cuda-headers: no nvml.h here (it comes with the GPU driver): an empty stand-in is used"
+fi
 fail=0
 for cfg in "${configs[@]}"; do
   inc=$work/$cfg
   cp -r "$petsc/include" "$inc"
   conf=$inc/petscconf.h
   sed -i '/PETSC_USE_64BIT_INDICES\|PETSC_HAVE_CUDA\b/d' "$conf"
+  cudaver=$("$nvcc" --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
+  { # what PETSc's configure writes for CUDA: the package's version and its comparisons
+    set -- $cudaver
+    echo "#define PETSC_PKG_CUDA_VERSION_MAJOR $1"
+    echo "#define PETSC_PKG_CUDA_VERSION_MINOR $2"
+    echo "#define PETSC_PKG_CUDA_VERSION_SUBMINOR 0"
+    v=PETSC_PKG_CUDA_VERSION
+    echo "#define ${v}_EQ(M, m, s) (${v}_MAJOR == (M) && ${v}_MINOR == (m) && ${v}_SUBMINOR == (s))"
+    echo "#define ${v}_LT(M, m, s) (${v}_MAJOR < (M) || (${v}_MAJOR == (M) && (${v}_MINOR < (m) || (${v}_MINOR == (m) && ${v}_SUBMINOR < (s)))))"
+    echo "#define ${v}_LE(M, m, s) (${v}_LT(M, m, s) || ${v}_EQ(M, m, s))"
+    echo "#define ${v}_GT(M, m, s) (0 == ${v}_LE(M, m, s))"
+    echo "#define ${v}_GE(M, m, s) (0 == ${v}_LT(M, m, s))"
+  } >> "$inc/petscpkg_version.h"
   {
     echo '#define PETSC_HAVE_CUDA 1'
+    echo '#define PETSC_HAVE_CUPM 1'
     case $cfg in
       int64*) echo '#define PETSC_USE_64BIT_INDICES 1' ;;
       complex) echo '#define PETSC_USE_COMPLEX 1' ;;
@@ -38,7 +60,7 @@ for cfg in "${configs[@]}"; do
   for cu in "$root"/src/cuda/*.cu; do
     n=$((n + 1))
     if ! "$nvcc" -c -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DHJACOBI_WITH_CUDA=1 -Xcompiler -fPIC \
-        -I"$root/include" -I"$inc" $mpiinc "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
+        -I"$root/include" -I"$inc" $mpiinc "${stub[@]}" "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
       echo "check-cuda-headers: $cfg: $(basename "$cu") FAILED"; head -20 "$work/log"; bad=$((bad + 1))
     fi
   done
