@@ -3,6 +3,7 @@
 # bench/suites.txt (which driver, which options); the machine-specific paths are in bench/device.env.
 #
 #   bench/gpu.sh prepare              here (no GPU): build against the CUDA PETSc into .device/ (git-ignored)
+#   HJ_SCALAR=complex bench/gpu.sh prepare|run ...   the same with the complex CUDA PETSc (.device/build-complex)
 #   bench/gpu.sh run SUITE...         on the GPU machine, from the checkout: results under $OUT (default ./gpu-out)
 #   bench/gpu.sh list                 the suites and their steps
 #   DRYRUN=1 bench/gpu.sh run ...     print each step's command (and what would be skipped) instead of running it
@@ -17,18 +18,23 @@ set -uo pipefail
 HJ_SRC=$(cd "$(dirname "$0")/.." && pwd)
 . "$HJ_SRC/bench/device.env"
 dev=$HJ_DEVICE_DIR
+tarball=petsc-cuda-opt.tar.xz build=build
+if [ "${HJ_SCALAR:-real}" = complex ]; then
+  HJ_PETSC_CUDA=${HJ_PETSC_CUDA_COMPLEX:-/opt/petsc-cuda-complex} tarball=petsc-cuda-complex-opt.tar.xz build=build-complex
+  export PETSC_SCALAR=complex # device-env.sh: the complex PETSc
+fi
 SUITES=$HJ_SUITES
 cmd=${1:-}
 shift || true
 
 if [ "$cmd" = prepare ]; then
   set -e
-  [ -f "$HJ_PETSC_CUDA/lib/libpetsc.so" ] || tar -C / -xJf "$HJ_PETSC_CUDA_PKG/petsc-cuda-opt.tar.xz"
+  [ -f "$HJ_PETSC_CUDA/lib/libpetsc.so" ] || tar -C / -xJf "$HJ_PETSC_CUDA_PKG/$tarball"
   mkdir -p "$dev/petsc-cuda"
-  cp -u "$HJ_PETSC_CUDA_PKG"/{petsc-cuda-opt.tar.xz,device-env.sh} "$dev/petsc-cuda/"
+  cp -u "$HJ_PETSC_CUDA_PKG"/{$tarball,device-env.sh} "$dev/petsc-cuda/"
   cp -ru "$HJ_PETSC_CUDA_PKG/debs" "$dev/petsc-cuda/"
-  PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$dev/build" -j "${NP:-$(nproc)}"
+  PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$dev/$build" -j "${NP:-$(nproc)}"
   # the commit (and whether the tree had changes), and the path the build was configured at (ctest files hold it)
   { git -C "$HJ_SRC" rev-parse HEAD 2>/dev/null || echo unknown
     git -C "$HJ_SRC" status --porcelain 2>/dev/null | grep -q . && echo "(with uncommitted changes)" || echo; } > "$dev/COMMIT"
@@ -82,7 +88,7 @@ done
 DRY=${DRYRUN:-0}
 OUT=${OUT:-$HJ_SRC/gpu-out}
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd)
-B=$dev/build
+B=$dev/$build
 if [ "$DRY" = 0 ]; then
   # the ctest files name the paths of the checkout that built them: make that path valid here
   built=$(cat "$dev/SRC" 2>/dev/null || echo "$HJ_SRC")
