@@ -355,6 +355,8 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
     else {
       PetscReal w;
       PetscCall(PetscOptionsStringToReal(wstr, &w));
+      /* a number is a damping (PCHJacobiSetOmega() would take -1, PETSC_DECIDE, as auto): only auto asks for auto */
+      PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega %s: give a damping 0 < omega < 2, or auto (chosen from the operator)", wstr);
       PetscCall(PCHJacobiSetOmega(pc, w));
     }
   }
@@ -778,7 +780,7 @@ PetscErrorCode PCHJacobiGetCycles(PC pc, PetscInt *c)
 - omega - damping, 0 < omega < 2 (1 is the paper's update), or `PETSC_DECIDE` (the default): chosen at `PCSetUp()`
 
   Options Database Key:
-. -pc_hjacobi_omega <omega,auto> - default auto
+. -pc_hjacobi_omega <omega,auto> - a number 0 < omega < 2, or auto (the default)
 
   Level: intermediate
 

@@ -117,7 +117,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   static const PetscInt tpool[] = {1, 2, 3, 4, 5, 6, 8, 16, 1000000, 0, -1, -8};
   static const PetscInt opool[] = {0, 0, 2, 2, 4, 6, 999998, 1, 3, -2};
   static const char    *wgood[] = {"1", "0.5", "1.5", "1e-3", "1.999", "auto"};
-  static const char    *wbad[]  = {"0", "2", "-0.5", "2.5", "nan", "inf", "-inf", "1e400", "abc", "0x"};
+  static const char    *wbad[]  = {"0", "2", "-0.5", "2.5", "nan", "inf", "-inf", "1e400", "abc", "0x", "-1", "-2"}; /* -1, -2: PETSC_DECIDE, PETSC_DEFAULT */
   static const char    *be[]    = {"auto", "host", "cuda", "foo", "HOST"};
   static const char    *ip[]    = {"native", "single", "double"};
   const char           *kinds[] = {"star", "box"};
@@ -143,7 +143,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   cs->w = PETSC_DECIDE; /* chosen by the PC from the operator */
   if (Pick(2)) {
     if (!clean && Pick(4) == 0) {
-      const char *w = wbad[Pick(10)];
+      const char *w = wbad[Pick(12)];
       Add(cs, " %s %s", "-pc_hjacobi_omega", w);
       Bad(cs, "-pc_hjacobi_omega");
       Bad(cs, w);
