@@ -252,23 +252,19 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
   for (PetscInt d = 0; d < cs->dim; d++)
     if ((cs->tilegiven && par.t[d] != cs->t[d]) || par.o[d] != cs->o[d]) *params_ok = PETSC_FALSE;
   if (!cs->tilegiven) { /* the default tile: 256 / 32 / 8, but a direction whose largest rank box is longer than that and
-                           shorter than twice that is one tile, when such a tile has at most 4096 points and its padded
-                           box of dof values, twice, at most 96 KiB */
+                           shorter than twice that is one tile, when its padded box of dof values, twice, takes at
+                           most 96 KiB (such a tile has at most 3969 points) */
     const PetscInt *own[3] = {NULL, NULL, NULL};
     PetscInt        np[3] = {1, 1, 1}, m[3] = {1, 1, 1}, t[3];
-    PetscInt64      pts = 1, bytes = 2 * (PetscInt64)ob->p.dof * (PetscInt64)sizeof(PetscScalar);
+    PetscInt64      bytes = 2 * (PetscInt64)ob->p.dof * (PetscInt64)sizeof(PetscScalar);
     PetscCall(DMDAGetInfo(ob->p.da, NULL, NULL, NULL, NULL, &np[0], &np[1], &np[2], NULL, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetOwnershipRanges(ob->p.da, &own[0], &own[1], &own[2]));
     for (int d = 0; d < 3; d++) {
       t[d] = cs->t[d];
       for (PetscInt r = 0; d < cs->dim && r < np[d]; r++) m[d] = PetscMax(m[d], own[d][r]);
-      if (d < cs->dim) {
-        const PetscInt w = m[d] < 2 * t[d] ? m[d] : t[d];
-        pts *= w;
-        bytes *= w + 2;
-      }
+      if (d < cs->dim) bytes *= (m[d] < 2 * t[d] ? m[d] : t[d]) + 2;
     }
-    if (pts <= 4096 && bytes <= 96 * 1024)
+    if (bytes <= 96 * 1024)
       for (int d = 0; d < cs->dim; d++)
         if (m[d] > t[d] && m[d] < 2 * t[d]) t[d] = m[d];
     for (int d = 0; d < cs->dim; d++)
