@@ -8,29 +8,39 @@ PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 const char *const HJExtractPlaces[] = {"auto", "host", "device"};
 
 /* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D). */
-static const PetscInt DefaultTile[3][3] = {
+static constexpr PetscInt DefaultTile[3][3] = {
   {256, 1,  1},
   {32,  32, 1},
   {8,   8,  8}
 };
 
+/* The largest tile HJDefaultTile makes in dim dimensions: every direction whole and one point shorter than two
+   default tiles (511, 63 x 63 = 3969 and 15^3 = 3375 points). Each fits the 4096 points the CUDA tile kernel holds
+   (kTileMaxThreads x kMaxPointsPerThread, src/cuda/hjlaunch.h), so the default tile needs no limit on its points. */
+static constexpr PetscInt64 LargestDefaultTile(int dim)
+{
+  PetscInt64 n = 1;
+  for (int d = 0; d < dim; d++) n *= 2 * DefaultTile[dim - 1][d] - 1;
+  return n;
+}
+static_assert(LargestDefaultTile(1) <= 4096 && LargestDefaultTile(2) <= 4096 && LargestDefaultTile(3) <= 4096, "a whole-direction default tile must fit the CUDA tile kernel's 4096 points");
+
 /* The default tile: DefaultTile, except that a direction whose largest rank box is shorter than two default tiles is
-   one tile (its whole extent), as long as the tile then stays small (at most kWholeTilePoints points, and its padded
-   buffer, on the CUDA backend, at most kWholeTileBytes for two copies of dof values, what its tile kernels hold per
-   block; the host backend's tile buffers have no such limit, so that its default does not depend on the scalar type's
-   size, complex or real). Without it a
-   9-point direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point
-   Jacobi step there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21;
-   with 9^3 in one tile 15 (issue 12). The same on every rank (the largest box of the DMDA's partition), so every rank
-   runs the same parameters. */
+   one tile (its whole extent), as long as, on the CUDA backend, two copies of its padded box of dof values take at most
+   kWholeTileBytes (what the CUDA tile kernels hold per block; it binds for dof > 1: at 15^3 with dof 2 the CUDA tile
+   stays 8^3; the points need no limit, see LargestDefaultTile). The host backend's tile buffers have no such limit,
+   so that its default does not depend on the size of the scalar type (complex or real). Without it a 9-point
+   direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point Jacobi step
+   there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21; with 9^3 in
+   one tile 15 (issue 12). A direction of exactly two default tiles keeps them (16^3: 8^3; 64^2: 32^2). The same on
+   every rank (the largest box of the DMDA's partition), so every rank runs the same parameters. */
 static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
 {
   PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
   const HJLayout  *L  = &hj->layout;
-  const PetscInt   kWholeTilePoints = 4096;
-  const PetscInt64 kWholeTileBytes  = 96 * 1024;
+  const PetscInt64 kWholeTileBytes = 96 * 1024;
   PetscInt         t[3], mmax[3];
-  PetscInt64       pts = 1, bytes = 2 * (PetscInt64)L->dof * (PetscInt64)sizeof(PetscScalar);
+  PetscInt64       bytes = 2 * (PetscInt64)L->dof * (PetscInt64)sizeof(PetscScalar);
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) {
@@ -38,13 +48,9 @@ static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
     mmax[d] = 1;
     for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], L->start[d][r + 1] - L->start[d][r]);
   }
-  for (PetscInt d = 0; d < L->dim; d++) { /* the largest tile with the whole directions: within the limits? */
-    const PetscInt w = mmax[d] < 2 * t[d] ? mmax[d] : t[d];
-    pts *= w;
-    bytes *= w + 2;
-  }
+  for (PetscInt d = 0; d < L->dim; d++) bytes *= (mmax[d] < 2 * t[d] ? mmax[d] : t[d]) + 2; /* the tile with the whole directions */
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
-  if (pts <= kWholeTilePoints && (!device || bytes <= kWholeTileBytes))
+  if (!device || bytes <= kWholeTileBytes)
     for (PetscInt d = 0; d < L->dim; d++)
       if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d]; /* (up to t, one tile already) */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -352,6 +358,8 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
     else {
       PetscReal w;
       PetscCall(PetscOptionsStringToReal(wstr, &w));
+      /* a number is a damping (PCHJacobiSetOmega() would take -1, PETSC_DECIDE, as auto): only auto asks for auto */
+      PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega %s: give a damping 0 < omega < 2, or auto (chosen from the operator)", wstr);
       PetscCall(PCHJacobiSetOmega(pc, w));
     }
   }
@@ -775,7 +783,7 @@ PetscErrorCode PCHJacobiGetCycles(PC pc, PetscInt *c)
 - omega - damping, 0 < omega < 2 (1 is the paper's update), or `PETSC_DECIDE` (the default): chosen at `PCSetUp()`
 
   Options Database Key:
-. -pc_hjacobi_omega <omega,auto> - default auto
+. -pc_hjacobi_omega <omega,auto> - a number 0 < omega < 2, or auto (the default)
 
   Level: intermediate
 

@@ -43,6 +43,7 @@ PetscErrorCode HJProblemCreate(MPI_Comm comm, HJProblem *p)
   p->missing_diag_row   = -1;
   p->perturb_row        = -1;
   p->perturb_diag_row   = -1;
+  p->corner_row         = -1;
   PetscCall(PetscStrcpy(p->dmkind, "da"));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &p->dim, NULL));
   PetscCheck(p->dim >= 1 && p->dim <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "[hjtest] -dim must be 1, 2 or 3");
@@ -258,7 +259,7 @@ PetscErrorCode HJProblemAssemble(HJProblem *p, PetscInt vseed, Mat A)
               for (s[1] = lo[1]; s[1] <= hi[1]; s[1]++)
                 for (s[0] = lo[0]; s[0] <= hi[0]; s[0]++) {
                   PetscInt nnz = (s[0] != 0) + (s[1] != 0) + (s[2] != 0), qn;
-                  if (nnz == 0 || (!p->box && nnz > 1)) continue;
+                  if (nnz == 0 || (!p->box && nnz > 1 && pn != p->corner_row)) continue;
                   if (!HJNeighbour(p, c, s, q)) continue;
                   qn = HJNat(p, q);
                   if (p->symmetric && HJIsDirichlet(p, q, qn)) continue; /* keep A symmetric */

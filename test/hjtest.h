@@ -26,6 +26,7 @@ typedef struct {
   PetscBool   constant;         /* couplings depend only on the offset, one diagonal value (Dirichlet rows aside) */
   PetscInt    perturb_row;      /* natural index of a row whose first coupling is scaled by 1.5, -1: none */
   PetscInt    perturb_diag_row; /* natural index of a row whose diagonal is scaled by 1.5, -1: none */
+  PetscInt    corner_row;       /* natural index of a row that has the box couplings also when the others are star, -1: none */
   PetscBool   dirichlet_cdiag;  /* constant operators: Dirichlet rows take the constant diagonal too (only couplings differ) */
   PetscReal   dirichlet_fraction;
   PetscInt    seed;             /* pattern seed (Dirichlet rows); values take their own seed */

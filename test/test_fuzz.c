@@ -117,7 +117,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   static const PetscInt tpool[] = {1, 2, 3, 4, 5, 6, 8, 16, 1000000, 0, -1, -8};
   static const PetscInt opool[] = {0, 0, 2, 2, 4, 6, 999998, 1, 3, -2};
   static const char    *wgood[] = {"1", "0.5", "1.5", "1e-3", "1.999", "auto"};
-  static const char    *wbad[]  = {"0", "2", "-0.5", "2.5", "nan", "inf", "-inf", "1e400", "abc", "0x"};
+  static const char    *wbad[]  = {"0", "2", "-0.5", "2.5", "nan", "inf", "-inf", "1e400", "abc", "0x", "-1", "-2"}; /* -1, -2: PETSC_DECIDE, PETSC_DEFAULT */
   static const char    *be[]    = {"auto", "host", "cuda", "foo", "HOST"};
   static const char    *ip[]    = {"native", "single", "double"};
   const char           *kinds[] = {"star", "box"};
@@ -143,7 +143,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   cs->w = PETSC_DECIDE; /* chosen by the PC from the operator */
   if (Pick(2)) {
     if (!clean && Pick(4) == 0) {
-      const char *w = wbad[Pick(10)];
+      const char *w = wbad[Pick(12)];
       Add(cs, " %s %s", "-pc_hjacobi_omega", w);
       Bad(cs, "-pc_hjacobi_omega");
       Bad(cs, w);
@@ -252,25 +252,17 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
   for (PetscInt d = 0; d < cs->dim; d++)
     if ((cs->tilegiven && par.t[d] != cs->t[d]) || par.o[d] != cs->o[d]) *params_ok = PETSC_FALSE;
   if (!cs->tilegiven) { /* the default tile: 256 / 32 / 8, but a direction whose largest rank box is longer than that and
-                           shorter than twice that is one tile, when such a tile has at most 4096 points and its padded
-                           box of dof values, twice, at most 96 KiB */
+                           shorter than twice that is one tile (host backend: no limit on its bytes) */
     const PetscInt *own[3] = {NULL, NULL, NULL};
     PetscInt        np[3] = {1, 1, 1}, m[3] = {1, 1, 1}, t[3];
-    PetscInt64      pts = 1, bytes = 2 * (PetscInt64)ob->p.dof * (PetscInt64)sizeof(PetscScalar);
     PetscCall(DMDAGetInfo(ob->p.da, NULL, NULL, NULL, NULL, &np[0], &np[1], &np[2], NULL, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetOwnershipRanges(ob->p.da, &own[0], &own[1], &own[2]));
     for (int d = 0; d < 3; d++) {
       t[d] = cs->t[d];
       for (PetscInt r = 0; d < cs->dim && r < np[d]; r++) m[d] = PetscMax(m[d], own[d][r]);
-      if (d < cs->dim) {
-        const PetscInt w = m[d] < 2 * t[d] ? m[d] : t[d];
-        pts *= w;
-        bytes *= w + 2;
-      }
     }
-    if (pts <= 4096 && bytes <= 96 * 1024)
-      for (int d = 0; d < cs->dim; d++)
-        if (m[d] > t[d] && m[d] < 2 * t[d]) t[d] = m[d];
+    for (int d = 0; d < cs->dim; d++)
+      if (m[d] > t[d] && m[d] < 2 * t[d]) t[d] = m[d];
     for (int d = 0; d < cs->dim; d++)
       if (par.t[d] != t[d]) *params_ok = PETSC_FALSE;
   }

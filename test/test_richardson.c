@@ -2,7 +2,8 @@ static const char help[] = "KSPRICHARDSON + PCHJACOBI honours the KSP's toleranc
                            "iterations), checked against KSPRICHARDSON's generic loop (forced by a convergence test of the test's own,\n"
                            "which computes the true residual of every iterate): the stopping iteration is the first multiple of m at or\n"
                            "after the generic loop's, the iterate is the generic loop's at that iteration, reasons RTOL, ATOL, DTOL,\n"
-                           "DIVERGED_ITS, and with KSPConvergedSkip exactly max_it iterations and no norm.\n"
+                           "DIVERGED_ITS; with b = 0 and a nonzero guess rtol is relative to the initial residual (as KSPConvergedDefault);\n"
+                           "with KSPConvergedSkip, or KSP_NORM_NONE, exactly max_it iterations and no norm.\n"
                            "  -rtol r (1e-3), plus the operator options of test_reference and -pc_hjacobi_* (-pc_hjacobi_richardson_check m)\n";
 
 #include "hjtest.h"
@@ -86,6 +87,7 @@ static PetscErrorCode Fast(Mat A, Vec b, Vec x0, PetscReal rtol, PetscReal absto
   PetscCall(MakeKSP(A, PETSC_FALSE, &ksp));
   PetscCall(KSPSetTolerances(ksp, rtol, abstol, dtol, maxit));
   if (skip) PetscCall(KSPSetConvergenceTest(ksp, KSPConvergedSkip, NULL, NULL));
+  PetscCall(KSPSetFromOptions(ksp)); /* -ksp_norm_type none (main() sets it for one solve) */
   if (x0) {
     PetscCall(VecCopy(x0, x));
     PetscCall(KSPSetInitialGuessNonzero(ksp, PETSC_TRUE));
@@ -114,7 +116,8 @@ static PetscErrorCode RelResidual(Mat A, Vec b, Vec x, PetscReal bnorm, PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* with rtol: the fast path stops at the first multiple of m at or after the generic loop's stop, with its iterate */
+/* with rtol: the fast path stops at the first multiple of m at or after the generic loop's stop, with its iterate.
+   rtol is relative to ||b||, or with b = 0 to the initial residual ||A x0|| (KSPConvergedDefault's special case). */
 static PetscErrorCode CheckRtol(HJProblem *p, Mat A, Vec b, Vec x0, PetscReal rtol, const char *what)
 {
   RefCtx             ctx;
@@ -128,6 +131,11 @@ static PetscErrorCode CheckRtol(HJProblem *p, Mat A, Vec b, Vec x0, PetscReal rt
   PetscCall(VecDuplicate(b, &xf));
   PetscCall(VecDuplicate(b, &xr));
   PetscCall(VecNorm(b, NORM_2, &ctx.bnorm));
+  if (ctx.bnorm == 0) {
+    PetscCheck(x0, p->comm, PETSC_ERR_ARG_WRONG, "[hjtest] b = 0 and a zero guess: nothing to solve");
+    PetscCall(MatMult(A, x0, xf));
+    PetscCall(VecNorm(xf, NORM_2, &ctx.bnorm));
+  }
   ctx.rtol   = rtol;
   ctx.stopat = -1;
   PetscCall(Reference(A, b, x0, &ctx, xr, &itsref));
@@ -178,6 +186,13 @@ int main(int argc, char **argv)
 
   PetscCall(CheckRtol(&p, A, b, NULL, rtol, "zero guess"));
   PetscCall(CheckRtol(&p, A, b, x0, rtol, "nonzero guess"));
+  { /* b = 0: rtol relative to the initial residual, not DIVERGED_DTOL at 0 iterations */
+    Vec z;
+    PetscCall(VecDuplicate(b, &z));
+    PetscCall(VecZeroEntries(z));
+    PetscCall(CheckRtol(&p, A, z, x0, rtol, "b = 0, nonzero guess"));
+    PetscCall(VecDestroy(&z));
+  }
 
   /* max_it before convergence: DIVERGED_ITS after max_it iterations, as the generic loop with a norm test */
   ctx.bnorm  = bnorm;
@@ -203,6 +218,17 @@ int main(int argc, char **argv)
   PetscCall(Reference(A, b, x0, &ctx, xr, &itsref));
   PetscCall(HJCompareVec(x, xr, &diff));
   PetscCall(HJReport(p.comm, "KSPConvergedSkip: iterate equals the generic loop's", diff, tol, PETSC_TRUE, &nchecks, &nfail));
+  /* KSP_NORM_NONE (-ksp_norm_type none) with the default test: no norm, exactly max_it iterations (rtol 0.5 would stop
+     a tested solve within a few), the generic loop's iterate */
+  maxit = 50;
+  PetscCall(PetscOptionsSetValue(NULL, "-ksp_norm_type", "none"));
+  PetscCall(Fast(A, b, x0, 0.5, 1e-50, 1e10, maxit, PETSC_FALSE, x, &its, &reason, &m));
+  PetscCall(PetscOptionsClearValue(NULL, "-ksp_norm_type"));
+  PetscCall(Check(p.comm, (PetscBool)(reason == KSP_CONVERGED_ITS && its == maxit), "KSP_NORM_NONE: max_it iterations", "%" PetscInt_FMT " iterations, max_it %" PetscInt_FMT ", reason %g", its, maxit, (double)reason));
+  ctx.stopat = maxit;
+  PetscCall(Reference(A, b, x0, &ctx, xr, &itsref));
+  PetscCall(HJCompareVec(x, xr, &diff));
+  PetscCall(HJReport(p.comm, "KSP_NORM_NONE: iterate equals the generic loop's", diff, tol, PETSC_TRUE, &nchecks, &nfail));
 
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x0));

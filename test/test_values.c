@@ -3,7 +3,9 @@ static const char help[] = "New values in the same Pmat (same nonzero pattern, a
                            "and the literal reference of ALGORITHM.md. Run with -info :mat to see which path was taken.\n"
                            "  -dim -n -kind -da_stencil -periodic -dof ... as test_reference; -steps s: value changes (default 2)\n"
                            "  -first_star: the first values have star couplings only (box ones stored as zeros): box values then do not fit\n"
-                           "  -then_perturb_row r: the new values perturb row r (constant -> variable); -pc_view\n";
+                           "  -then_perturb_row r: the new values perturb row r (constant -> variable); -pc_view\n"
+                           "  -then_corner_row r: the new values give row r (natural index) nonzero box couplings, the other rows keep star\n"
+                           "   values (-kind star -da_stencil box: box couplings stored as zeros); they do not fit the star stencil\n";
 
 #include "hjtest.h"
 
@@ -62,7 +64,7 @@ int main(int argc, char **argv)
   PC        pc;
   Vec       b;
   PetscReal tol = 1e-12;
-  PetscInt  steps = 2, then_row = -1;
+  PetscInt  steps = 2, then_row = -1, then_corner = -1;
   PetscBool first_star = PETSC_FALSE, box;
   char      what[64];
 
@@ -73,6 +75,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-steps", &steps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-first_star", &first_star, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-then_perturb_row", &then_row, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-then_corner_row", &then_corner, NULL));
   PetscCall(HJProblemCreate(PETSC_COMM_WORLD, &p));
   PetscCall(HJProblemView(&p, NULL));
   PetscCall(HJProblemCreateMatrix(&p, &A));
@@ -91,6 +94,7 @@ int main(int argc, char **argv)
     PetscObjectState nz0, nz1;
     p.box = box;
     if (then_row >= 0) p.perturb_row = then_row;
+    if (then_corner >= 0) p.corner_row = then_corner;
     PetscCall(MatGetNonzeroState(A, &nz0));
     PetscCall(HJProblemAssemble(&p, 11 + 100 * s, A));
     PetscCall(MatGetNonzeroState(A, &nz1));

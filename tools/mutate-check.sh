@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# tools/mutate-check.sh [-l] BUILD_DIR [NAME...]
+# Shows that the tests can fail. Each mutation below removes one check of the library (an error it raises) or changes
+# one decision, rebuilds the library and runs the tests named with it, every one of which must then FAIL; the source
+# is restored afterwards (also on an interrupt). First the same tests run on the unchanged library and must pass.
+# Two more break what the configure relies on: tutorials_missing (the tutorial sources are not found: the test
+# tutorial_sources must fail) and emulate_rewrite (a header rewrite of the CUDA emulation finds nothing: the configure
+# must stop); each configures a scratch build against the same PETSc.
+# With NAMEs only those mutations run; -l lists them. Exit status 0 when every mutation is caught.
+# Not run by CI (one library rebuild per mutation); run it after changing a check, its message or the test that guards
+# it. For a build without CUDA (Debian's PETSc: `make test` builds into ./build): the CUDA backend's checks and their
+# cuda_* tests need the GPU machine.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+muts=() # NAME|FILE|TESTS (alternatives of ctest names); FROM and TO in from_NAME / to_NAME
+m() { muts+=("$1|$2|$5"); printf -v "from_$1" '%s' "$3"; printf -v "to_$1" '%s' "$4"; }
+
+# -- the errors (test/CMakeLists.txt section 7 and others): each test must match the library's own message
+m tile_ge_1 src/hjacobi.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
+m overlap_even src/hjacobi.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
+m overlap_lt_tile src/hjacobi.cxx 'PetscCheck(hj->overlap[d] < hj->tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'
+m subiterations_ge_1 src/hjacobi.cxx 'PetscCheck(k >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_subiterations0'
+m cycles_ge_1 src/hjacobi.cxx 'PetscCheck(c >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_cycles0'
+m omega_option src/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' \
+  'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' 'err_omega0|err_omega2|err_omega_minus1|err_omega_minus2|err_omega_nan'
+m omega_api src/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
+  'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' 'omega_known_limited'
+m backend_name src/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
+m backend_no_cuda src/hjacobi.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
+  'if (0) SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' 'err_backend_cuda'
+m extract_device src/host/hjhost.cxx 'PetscCheck(hj->extract != HJ_EXTRACT_DEVICE,' 'PetscCheck(PETSC_TRUE,' 'err_extract_device_host'
+m no_dm src/hjgrid.cxx 'PetscCheck(dm, ' 'PetscCheck(PETSC_TRUE || dm, ' \
+  'err_no_dm|err_sub_bjacobi_np2|err_sub_asm_no_dm_np2|err_sub_asm_overlap0_np2|err_sub_gamg|err_sub_redundant_np2'
+m not_dmda src/hjgrid.cxx 'PetscCheck(isda || misda,' 'PetscCheck(PETSC_TRUE,' 'err_not_dmda'
+m asm_da_overlap src/hjgrid.cxx 'PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d],' 'PetscCheck(PETSC_TRUE,' 'err_sub_asm_da_overlap_np2'
+m pmat_readable src/hjstencil.cxx 'PetscCheck(hasrow && assembled,' 'PetscCheck(PETSC_TRUE || assembled,' 'rob_err_shell_pmat_dm'
+m width_1 src/hjstencil.cxx 'PetscCheck(!gflags[0],' 'PetscCheck(PETSC_TRUE,' 'err_wide_entries'
+m singular_block src/hjstencil.cxx 'PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT' 'PetscCheck(PETSC_TRUE, comm, PETSC_ERR_MAT_LU_ZRPVT' 'err_dof2_singular_block'
+m zero_diagonal src/hjstencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' \
+  '  if (dof) PetscFunctionReturn(PETSC_SUCCESS);
+  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' 'err_zero_diag|err_missing_diag|err_np2_zero_diag'
+m dof_le_8 src/hjlayout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
+
+# -- decisions that change a result or its stated reason (issue 22: mutants the suite let through)
+m omega_rho src/hjomega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
+m omega_real_part src/hjomega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
+m omega_no_fit src/hjomega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
+m omega_nzstate src/hjomega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
+m rich_b_zero src/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m rich_norm_none src/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m extract_dropped_zero src/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
+m default_tile_two src/hjacobi.cxx 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) hj->tile[d] = mmax[d];' \
+  'ref_default_tile_1d_two|ref_default_tile_2d_two|ref_default_tile_3d_two'
+m default_tile_host_bytes src/hjacobi.cxx 'if (!device || bytes <= kWholeTileBytes)' 'if (bytes <= kWholeTileBytes)' 'ref_default_tile_3d_dof2_host'
+# (the byte limit itself binds on the CUDA backend only: ctest -L cuda -R cuda_default_tile_3d_dof2_bytes on a GPU)
+
+configs=(tutorials_missing emulate_rewrite)
+if [ "${1:-}" = -l ]; then
+  for e in "${muts[@]}"; do IFS='|' read -r name file _ <<<"$e"; echo "$name ($file): ${e#*|*|}"; done
+  echo "tutorials_missing (configure): tutorial_sources"
+  echo "emulate_rewrite (configure, src/cuda/hjkernels.cuh): the configure"
+  exit 0
+fi
+build=${1:?usage: tools/mutate-check.sh [-l] BUILD_DIR [NAME...]}
+shift
+want=" $* "
+np=${NP:-2}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+log=$(mktemp -d)
+restore=
+cleanup() {
+  if [ -n "$restore" ]; then cp "$log/orig" "$restore" && echo "mutate-check: restored $restore"; fi
+  rm -rf "$log"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+selected=() selconf=()
+for e in "${muts[@]}"; do
+  name=${e%%|*}
+  if [ "$want" = "  " ] || [[ "$want" == *" $name "* ]]; then selected+=("$e"); fi
+done
+for name in "${configs[@]}"; do
+  if [ "$want" = "  " ] || [[ "$want" == *" $name "* ]]; then selconf+=("$name"); fi
+done
+[ $((${#selected[@]} + ${#selconf[@]})) -gt 0 ] || { echo "mutate-check: no such mutation: $*" >&2; exit 2; }
+
+# run_tests ALTERNATIVES: ctest on exactly those tests; prints "passed failed missing" test lists into $log
+run_tests() {
+  local tests=$1 t
+  ctest --test-dir "$build" -j "$np" -R "^($tests)\$" >"$log/ctest" 2>&1
+  : >"$log/passed"; : >"$log/failed"; : >"$log/missing"
+  for t in ${tests//|/ }; do
+    if grep -Eq "Test +#[0-9]+: $t \.+ +Passed" "$log/ctest"; then echo "$t" >>"$log/passed"
+    elif grep -Eq "Test +#[0-9]+: $t \.+" "$log/ctest"; then echo "$t" >>"$log/failed"
+    else echo "$t" >>"$log/missing"; fi
+  done
+}
+
+caught=0 survived=0
+# a scratch configure against the build's PETSc: configure [CMAKE ARGS...]
+configure() {
+  local pd pa
+  pd=$(sed -n 's/^PETSC_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+  pa=$(sed -n 's/^PETSC_ARCH:[A-Z]*=//p' "$build/CMakeCache.txt")
+  rm -rf "$log/scratch"
+  cmake -S . -B "$log/scratch" ${pd:+-DPETSC_DIR=$pd} ${pa:+-DPETSC_ARCH=$pa} "$@" >"$log/configure" 2>&1
+}
+for name in "${selconf[@]}"; do
+  case $name in
+    tutorials_missing)
+      if ! configure -DHJACOBI_PETSC_TUTORIALS=/nonexistent/src/ksp/ksp/tutorials; then
+        echo "mutate-check: tutorials_missing: the scratch configure fails: $(tail -3 "$log/configure")"; survived=$((survived + 1))
+      elif ctest --test-dir "$log/scratch" -R '^tutorial_sources$' >"$log/ctest" 2>&1; then
+        echo "mutate-check: SURVIVED tutorials_missing: tutorial_sources passes without the tutorial sources"; survived=$((survived + 1))
+      else
+        echo "mutate-check: caught tutorials_missing: tutorial_sources fails"; caught=$((caught + 1))
+      fi ;;
+    emulate_rewrite)
+      file=src/cuda/hjkernels.cuh
+      cp "$file" "$log/orig"
+      restore=$file
+      FROM='extern __shared__ __align__(16) unsigned char hj_smem[];' TO='extern __shared__ __align__(32) unsigned char hj_smem[];' \
+        perl -0777 -i -pe '$n = () = /\Q$ENV{FROM}\E/g; die "found $n times\n" if $n != 1; s/\Q$ENV{FROM}\E/$ENV{TO}/' "$file" 2>"$log/perl" || {
+        echo "mutate-check: emulate_rewrite: the text to change in $file is $(cat "$log/perl") (not once): update this script"
+        survived=$((survived + 1)) restore=
+        continue
+      }
+      if configure; then
+        echo "mutate-check: SURVIVED emulate_rewrite: the configure passes with a header rewrite that finds nothing"; survived=$((survived + 1))
+      elif grep -q "test/emulate: the CUDA kernel headers changed shape" "$log/configure"; then
+        echo "mutate-check: caught emulate_rewrite: the configure stops"; caught=$((caught + 1))
+      else
+        echo "mutate-check: emulate_rewrite: the configure fails otherwise: $(tail -3 "$log/configure")"; survived=$((survived + 1))
+      fi
+      cp "$log/orig" "$file"
+      restore= ;;
+  esac
+done
+[ ${#selected[@]} -gt 0 ] || { echo "mutate-check: ${caught} of ${#selconf[@]} caught"; [ "$survived" -eq 0 ]; exit; }
+
+echo "mutate-check: building $build"
+cmake --build "$build" -j "$np" >"$log/build" 2>&1 || { tail -20 "$log/build"; echo "mutate-check: the build fails"; exit 2; }
+all=$(for e in "${selected[@]}"; do echo "${e#*|*|}"; done | tr '|' '\n' | sort -u | paste -sd'|')
+run_tests "$all"
+if [ -s "$log/failed" ] || [ -s "$log/missing" ]; then
+  echo "mutate-check: on the unchanged library these fail: $(paste -sd' ' "$log/failed"); not registered: $(paste -sd' ' "$log/missing")"
+  exit 2
+fi
+echo "mutate-check: baseline: $(wc -l <"$log/passed") tests pass"
+
+for e in "${selected[@]}"; do
+  IFS='|' read -r name file _ <<<"$e"
+  tests=${e#*|*|}
+  from_var="from_$name" to_var="to_$name"
+  cp "$file" "$log/orig"
+  if ! FROM=${!from_var} TO=${!to_var} perl -0777 -i -pe '$n = () = /\Q$ENV{FROM}\E/g; die "found $n times\n" if $n != 1; s/\Q$ENV{FROM}\E/$ENV{TO}/' "$file" 2>"$log/perl"; then
+    echo "mutate-check: $name: the text to change in $file is $(cat "$log/perl") (not once): update this script"
+    survived=$((survived + 1))
+    continue
+  fi
+  restore=$file
+  if ! cmake --build "$build" --target petsc-hjacobi >"$log/build" 2>&1; then
+    tail -20 "$log/build"
+    echo "mutate-check: $name: the mutant does not compile: update this script"
+    survived=$((survived + 1))
+  else
+    run_tests "$tests"
+    if [ -s "$log/passed" ] || [ -s "$log/missing" ]; then
+      echo "mutate-check: SURVIVED $name ($file): still pass: $(paste -sd' ' "$log/passed")$([ -s "$log/missing" ] && echo "; not registered: $(paste -sd' ' "$log/missing")")"
+      survived=$((survived + 1))
+    else
+      echo "mutate-check: caught $name ($file): fail: $(paste -sd' ' "$log/failed")"
+      caught=$((caught + 1))
+    fi
+  fi
+  cp "$log/orig" "$file"
+  restore=
+done
+cmake --build "$build" --target petsc-hjacobi >"$log/build" 2>&1 || echo "mutate-check: rebuilding the restored library failed"
+echo "mutate-check: $caught of $((${#selected[@]} + ${#selconf[@]})) mutations caught, $survived not"
+[ "$survived" -eq 0 ]
