@@ -46,9 +46,6 @@
 #include "hjlaunch.h"
 #include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
 
-/* auto takes the pipelined kernel for the shared kernel's 3D tiles (measured: bench/results/nvidia-h100/README.md, issue 13) */
-static constexpr bool kAutoPipe3D = false;
-
 /* auto takes the register strips for 3D star stencils too (measured: bench/results/nvidia-h100/README.md, issue 13) */
 static constexpr bool kAutoStrips3D = false;
 
@@ -59,8 +56,7 @@ typedef enum {
   HJ_CUDA_REGISTERS, /* TileKernelStrip: strips along y (2D) or z (3D) in registers (star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
   HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
-  HJ_CUDA_MARCH,     /* MarchKernel: 3D, x-y planes of the tile marching through z (hjmarch.cuh) */
-  HJ_CUDA_PIPE       /* TilePipeKernel: the shared kernel's cycle, several tiles per block, the next loaded asynchronously */
+  HJ_CUDA_MARCH      /* MarchKernel: 3D, x-y planes of the tile marching through z (hjmarch.cuh) */
 } HJCudaVariant;
 
 /* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
@@ -84,8 +80,6 @@ typedef struct {
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
-  int          nsm, regsm, thrsm, blksm, smemsm, smemres; /* per multiprocessor: count, registers, threads, blocks,
-                                                            shared memory; and the shared memory reserved per block */
   HJCudaPlan   plan, planT; /* A's and A^T's */
   void        *host;        /* the host backend's data for vectors that live on the host (HJCudaFallback) */
   /* The second stream of the split cycle (HJCycles_CUDA; doc/design.md "Communication hidden"): made at the first
@@ -267,57 +261,6 @@ static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The pipelined kernel's part of HJCudaPlanCreate() (hjpipe.cuh): whether it runs (-pc_hjacobi_cuda_kernel pipelined,
-   or auto for 3D where kAutoPipe3D says so), and its shared memory. It runs the shared kernel's tiles, threads and points
-   per thread, in PetscScalar, with one field per point and not transposed: A^T's plan, and auto with single inner
-   precision, keep the shared kernel; asked for with single inner precision it is an error. Its tiles per block are set
-   after the instantiation is resolved (HJCudaPipeTiles). */
-static PetscErrorCode HJCudaPlanPipe(PC pc, long long nbuf, long long npts, HJCudaPlan *p)
-{
-  PC_HJacobi                  *hj    = (PC_HJacobi *)pc->data;
-  const HJCuda                *cu    = (const HJCuda *)hj->data;
-  const MPI_Comm               comm  = PetscObjectComm((PetscObject)pc);
-  hjcuda::Launch<PetscScalar> *L     = &p->L;
-  const PetscBool              asked = (PetscBool)(hj->cudakernel == HJ_CUDA_KERNEL_PIPELINED);
-  const size_t                 smem  = hjcuda::PipeSharedBytes(nbuf, npts, sizeof(PetscScalar));
-
-  PetscFunctionBegin;
-  if (!asked && !(hj->cudakernel == HJ_CUDA_KERNEL_AUTO && kAutoPipe3D && hj->layout.dim == 3)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (p->variant != HJ_CUDA_SHARED || L->transpose) PetscFunctionReturn(PETSC_SUCCESS);
-  if (L->single) {
-    PetscCheck(!asked, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel pipelined runs the sub-iterations in PetscScalar only: drop -pc_hjacobi_inner_precision single, or use -pc_hjacobi_cuda_kernel shared");
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (smem + 6 * sizeof(hj::Range) > (size_t)cu->smemoptin) { /* + the kernel's static shared memory */
-    PetscCheck(!asked, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel pipelined: tile %lldx%lldx%lld needs %zu bytes of shared memory per block (two stages of the tile plus its halo and of b, and a work buffer); %s allows %d: use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1], p->W[2], smem, cu->name, cu->smemoptin);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  p->variant = HJ_CUDA_PIPE;
-  L->pipe    = true;
-  L->smem    = smem;
-  L->nbufmax = (int)nbuf;
-  L->nptsmax = (int)npts;
-  L->tpb     = 1;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Tiles per block of the pipelined kernel: one wave of resident blocks over the device (each block then keeps the next
-   tile's loads in flight from its first tile to its last). Resident blocks per multiprocessor from the instantiation's
-   registers, threads and shared memory, by the rules of CUDA's occupancy calculator (registers allocated per warp in
-   units of 256). */
-static int HJCudaPipeTiles(const HJCuda *cu, const cudaFuncAttributes *a, const hjcuda::Launch<PetscScalar> *L)
-{
-  const int    warps = (L->nthreads + 31) / 32;
-  const int    regw  = (a->numRegs * 32 + 255) / 256 * 256; /* registers of one warp */
-  const size_t smemb = L->smem + a->sharedSizeBytes + (size_t)cu->smemres;
-  int          b     = PetscMin(cu->blksm, cu->thrsm / (32 * warps));
-
-  if (regw > 0) b = PetscMin(b, cu->regsm / regw / warps);
-  if (smemb > 0) b = PetscMin(b, (int)((size_t)cu->smemsm / smemb));
-  b = PetscMax(b, 1);
-  return (int)PetscMax(1LL, (L->ntot + (long long)b * cu->nsm - 1) / ((long long)b * cu->nsm));
-}
-
 static PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
 {
   PetscFunctionBegin;
@@ -412,7 +355,6 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
     L->smem = hjcuda::TileSharedBytes(nbuf, npts, (int)ly->dof, L->single, L->single ? sizeof(float) : sizeof(PetscScalar));
     if (ly->dim == 3 && ly->dof == 1) PetscCall(HJCudaPlanMarch(pc, npts, p)); /* the z-marching kernel, where chosen */
     if (p->variant != HJ_CUDA_MARCH) PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
-    if (ly->dof == 1) PetscCall(HJCudaPlanPipe(pc, nbuf, npts, p)); /* the pipelined kernel, where chosen */
   }
 
   /* the stencil on the device, and the rest of the descriptor */
@@ -435,7 +377,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift      = rows ? ly->ext[0] : 0;
   L->k           = tile ? (int)hj->subits : 1;
-  if ((p->variant == HJ_CUDA_MARCH || p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS || p->variant == HJ_CUDA_PIPE) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
+  if ((p->variant == HJ_CUDA_MARCH || p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     const PetscInt kShell = 2; /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
     PetscScalar    ref[27];
     PetscBool      cint;
@@ -462,7 +404,6 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
 
     PetscCallCUDA(p->launch(*L, &attr));
     PetscCheck(!tile || attr.maxThreadsPerBlock >= L->nthreads, comm, PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, L->nthreads);
-    if (L->pipe) L->tpb = HJCudaPipeTiles((const HJCuda *)hj->data, &attr, L);
   }
   {
     const PetscLogDouble dof = (PetscLogDouble)ly->dof; /* flops of one point update: as the host backend counts them */
@@ -701,7 +642,7 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "z-marching", "pipelined"};
+static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "z-marching"};
 
 static PetscErrorCode HJSetup_CUDA(PC pc)
 {
@@ -722,15 +663,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
     PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->nsm, cudaDevAttrMultiProcessorCount, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->regsm, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->thrsm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->blksm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemres, cudaDevAttrReservedSharedMemoryPerBlock, dev));
   }
-  if (hj->cudakernel == HJ_CUDA_KERNEL_PIPELINED)
-    PetscCheck(ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel pipelined handles one field per point; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dof);
   if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH)
     PetscCheck(ly->dim == 3 && ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel march handles 3D grids with one field per point; this DMDA is %" PetscInt_FMT "D with dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, ly->dof);
   if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
@@ -814,9 +747,8 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->variant == HJ_CUDA_MARCH ? (p->L.cint ? " (x-y planes marching through z, threads x positions of a plane; one row inside, coefficient planes read in the boundary shell only)" : " (x-y planes marching through z, threads x positions of a plane)") : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : ""))));
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
-                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : (p->variant == HJ_CUDA_MARCH ? "march" : (p->variant == HJ_CUDA_PIPE ? "pipelined" : "shared"))), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
+                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : (p->variant == HJ_CUDA_MARCH ? "march" : "shared")), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
                                      p->L.single ? "single precision" : "PetscScalar"));
-    if (p->variant == HJ_CUDA_PIPE) PetscCall(PetscViewerASCIIPrintf(viewer, "  pipelined: up to %d tiles per block, the next tile's x and b loaded asynchronously while one is swept\n", p->L.tpb));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));

@@ -8,7 +8,6 @@
 #include <utility>
 #include "hjkernels.cuh"
 #include "hjmarch.cuh"
-#include "hjpipe.cuh"
 
 namespace hjcuda
 {
@@ -87,11 +86,7 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
   for (int d = 0; d < 3; d++) P.ilo[d] = L.ilo[d], P.ihi[d] = L.ihi[d];
   P.xzero     = L.xzero;
   P.transpose = L.transpose;
-  P.nblk      = L.ntot;
-  P.tpb       = L.pipe ? L.tpb : 1;
-  P.nbufmax   = L.nbufmax;
-  P.nptsmax   = L.nptsmax;
-  kernel<<<(unsigned)((L.ntot + P.tpb - 1) / P.tpb), L.nthreads, L.smem, L.stream>>>(P);
+  kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
   return cudaGetLastError();
 }
 
@@ -99,12 +94,6 @@ template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
 cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   return TileLaunchKernel<T, S>(TileKernel<DIM, KIND, VAR, T, S, PPT>, L, attr);
-}
-
-template <int DIM, int KIND, bool VAR, class T, int PPT>
-cudaError_t PipeLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
-{
-  return TileLaunchKernel<T, T>(TilePipeKernel<DIM, KIND, VAR, T, PPT>, L, attr);
 }
 
 template <int KIND, bool VAR, class T, class S, int PPT>
@@ -196,21 +185,6 @@ constexpr std::array<Launcher<T>, sizeof...(I)> MarchTable(std::index_sequence<I
   return {{MarchEntry<T, I>()...}};
 }
 
-/* Pipelined table index: (dk*2 + var)*4 + log2(ppt); 40 entries (native precision only). */
-template <class T, std::size_t I>
-constexpr Launcher<T> PipeEntry()
-{
-  constexpr int  lppt = I % 4;
-  constexpr bool var  = (I / 4) % 2;
-  constexpr int  dk   = (int)(I / 8);
-  return &PipeLaunchOne<DimOf(dk), KindOf(dk), var, T, 1 << lppt>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> PipeTable(std::index_sequence<I...>)
-{
-  return {{PipeEntry<T, I>()...}};
-}
-
 /* Classic table index: dk*2 + var; 10 entries. */
 template <class T, std::size_t I>
 constexpr Launcher<T> ClassicEntry()
@@ -229,15 +203,10 @@ Launcher<T> TileLauncher(const Launch<T> &L)
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
   static constexpr auto strips = StripTable<T>(std::make_index_sequence<24>{});
   static constexpr auto marches = MarchTable<T>(std::make_index_sequence<24>{});
-  static constexpr auto pipes   = PipeTable<T>(std::make_index_sequence<40>{});
   if (L.transpose && (L.regs || !L.xzero)) return nullptr; /* the register-strip kernel has no transposed mode */
   if (L.march) {
     if (L.dim != 3 || L.dof != 1 || (L.ppt != 1 && L.ppt != 2 && L.ppt != 4) || L.nthreads > kTileMaxThreads) return nullptr;
     return marches[(((int)(L.kind == hj::BOX) * 2 + (int)L.var) * 2 + (int)L.single) * 3 + Log2PPT(L.ppt)];
-  }
-  if (L.pipe) {
-    if (L.single || L.transpose || L.dof != 1 || L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads || L.tpb < 1) return nullptr;
-    return pipes[(DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 4 + Log2PPT(L.ppt)];
   }
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;

@@ -41,9 +41,6 @@ struct TileParams {
   int               cint;                  /* TileKernel, TileKernelStrip2D, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
                                               the row cst (cstT in T); the coefficient planes are read outside it only */
   long long         ilo[3], ihi[3];
-  long long         nblk;                  /* TilePipeKernel: tiles in this launch (positions n of TileId), */
-  int               tpb;                   /* at most tpb per block, */
-  int               nbufmax, nptsmax;      /* and the stages' sizes in points (hjpipe.cuh) */
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
   int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
                                               T's owned points, the whole of W(T) added into y (atomicAdd) */

@@ -67,10 +67,6 @@ struct Launch {
                              var, and diag when dof > 1) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D and 3D star) instead of the shared one */
   bool         march;     /* tile kernel: the z-marching kernel (3D, dof 1; hjmarch.cuh) instead of the shared one */
-  bool         pipe;      /* tile kernel: the pipelined shared kernel (hjpipe.cuh: tpb tiles per block, the next one loaded
-                             asynchronously; native precision, dof 1, not transposed) */
-  int          tpb;       /* pipe: tiles per block (the grid is ceil(ntot / tpb) blocks) */
-  int          nbufmax, nptsmax; /* pipe: the largest tile's buffer (W(T) plus halo) and W(T), in points */
   int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16; with
                              march positions of a plane per thread, 1, 2 or 4 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
@@ -132,12 +128,6 @@ cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t
 constexpr size_t TileSharedBytes(long long nbuf, long long npts, int dof, bool single, size_t ssize)
 {
   return 2 * (size_t)nbuf * (size_t)dof * ssize + (single && dof > 1 ? (size_t)npts * (size_t)dof * sizeof(float) : 0);
-}
-/* Dynamic shared memory of the pipelined tile kernel per block (hjpipe.cuh): two stages of x (nbuf values: W(T) plus
-   halo) and of b (npts values), and one work buffer of nbuf values. */
-constexpr size_t PipeSharedBytes(long long nbuf, long long npts, size_t ssize)
-{
-  return (size_t)(3 * nbuf + 2 * npts) * ssize;
 }
 /* Dynamic shared memory of the z-marching kernel per block (hjmarch.cuh): 4 plane buffers for each level 0..k-1 and
    2k+1 for the right-hand side, of np = (wx+2)(wy+2) values (a plane of the working region with its halo ring) of

@@ -10,16 +10,14 @@
 #include <random>
 #include <functional>
 #include "hjmarch.cuh"
-#include "hjpipe.cuh"
 #include "launch.h"
 
 
 using namespace hjcuda;
 
-/* the kernel under test: MarchKernel, TileKernel<3> (whole W(T) in shared memory), TileKernelStrip<3> (z strips of
-   g_strip points in registers; star only, no transposed mode) or TilePipeKernel<3> (g_strip tiles per block, the
-   tiles in reverse order through P.tileids; native precision only: single runs TileKernel<3>, as the plan does) */
-enum Kernel { MARCH, TILE, STRIP, PIPE };
+/* the kernel under test: MarchKernel, TileKernel<3> (whole W(T) in shared memory) or TileKernelStrip<3> (z strips of
+   g_strip points in registers; star only, no transposed mode) */
+enum Kernel { MARCH, TILE, STRIP };
 static Kernel g_kernel = MARCH;
 static int    g_strip  = 4;
 
@@ -146,22 +144,6 @@ static std::vector<double> March(const Problem &p, const int *t, const int *o, i
     EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], (int)(((npts + 3) / 4 + 31) / 32 * 32));
     return y;
   }
-  if constexpr (std::is_same<S, double>::value) {
-    if (g_kernel == PIPE) { /* 4 points per thread; every tile id through P.tileids, last tile first */
-      const long long          npts = W[0] * W[1] * W[2], nbuf = (W[0] + 2) * (W[1] + 2) * (W[2] + 2), ntot = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
-      std::vector<unsigned>    ids((size_t)ntot);
-      for (long long n = 0; n < ntot; n++) ids[(size_t)n] = (unsigned)(ntot - 1 - n);
-      P.tileids = ids.data();
-      P.nblk = ntot, P.tpb = g_strip, P.nbufmax = (int)nbuf, P.nptsmax = (int)npts;
-      EmuLaunch([&] { TilePipeKernel<3, KIND, VAR, double, 4>(P); }, (ntot + g_strip - 1) / g_strip, (int)(((npts + 3) / 4 + 31) / 32 * 32));
-      return y;
-    }
-  }
-  if (g_kernel == PIPE) { /* single: the shared kernel */
-    const long long npts = W[0] * W[1] * W[2];
-    EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], (int)(((npts + 3) / 4 + 31) / 32 * 32));
-    return y;
-  }
   if constexpr (KIND == hj::STAR) {
     if (g_kernel == STRIP) { /* the plan's threads: W0 W1 columns x ceil(W2 / R) strips, rounded up to a warp */
       const int nth = (int)((W[0] * W[1] * ((W[2] + g_strip - 1) / g_strip) + 31) / 32 * 32);
@@ -200,7 +182,7 @@ static int Check(const char *name, const Problem &p, std::vector<int> t, std::ve
     std::printf("hjtest %s %-44s cycle: native-ref %.2e (|x| %.0e), single-ref %.2e of the correction %.2e\n", ok ? "PASS" : "FAIL", name, ed, xn, ef / corr, corr);
     fail += !ok;
   }
-  for (int tr = 0; tr < (g_kernel == STRIP || g_kernel == PIPE ? 1 : 2); tr++) { /* from zero (PCApply's first cycle), and the transposed correction (all of W(T) added) */
+  for (int tr = 0; tr < (g_kernel == STRIP ? 1 : 2); tr++) { /* from zero (PCApply's first cycle), and the transposed correction (all of W(T) added) */
     const std::vector<double> ref = Reference(p, t.data(), o.data(), K, w, true, tr, tr);
     const std::vector<double> yd = March<double, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, ppt, cint), yf = March<float, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, ppt, cint);
     double ed = 0, ef = 0, yn = 0;
@@ -250,10 +232,6 @@ int main()
         fail += Check<hj::STAR, true>(R == 4 ? "TileKernelStrip<3> R 4, constant inside (cint)" : "TileKernelStrip<3> R 8, constant inside (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, 1, true);
       }
     }
-    g_kernel = PIPE; /* the pipelined kernel, 2 tiles per block */
-    g_strip  = 2;
-    if (kind) fail += Check<hj::BOX, true>("TilePipeKernel<3> box, constant inside (cint)", pm, {6, 5, 12}, {2, 2, 2}, 3, 0.8, 2, true);
-    else fail += Check<hj::STAR, true>("TilePipeKernel<3> star, constant inside (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, 1, true);
     g_kernel = MARCH;
   }
   /* the register strips: variable and constant, overlap, several strips per column, partial strips, k 1 */
@@ -275,21 +253,6 @@ int main()
     fail += Check<hj::STAR, true>("TileKernel<3> 8x16x4 rows interleaved o 2", pi, {8, 16, 4}, {2, 2, 2}, 3, 0.8, 1);
     fail += Check<hj::BOX, true>("TileKernel<3> box 8x8x3 rows interleaved", pib, {8, 8, 3}, {0, 2, 0}, 2, 0.9, 1);
     fail += Check<hj::STAR, true>("TileKernel<3> 8x8x8 on 13x11x23", ps, {8, 8, 8}, {0, 0, 0}, 4, 0.8, 1);
-  }
-  /* the pipelined kernel: 1, 2 and 3 tiles per block (a block's last tile alone), star and box, variable, constant
-     and constant inside (cint) */
-  g_kernel = PIPE;
-  for (int tpb : {1, 2, 3}) {
-    g_strip = tpb;
-    char name[64];
-    std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block star var o 2", tpb);
-    fail += Check<hj::STAR, true>(name, ps, {6, 5, 9}, {2, 2, 2}, 3, 0.8, 1);
-    std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block star const", tpb);
-    fail += Check<hj::STAR, false>(name, pc, {5, 4, 8}, {2, 0, 4}, 2, 1.0, 1);
-    std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block box var", tpb);
-    fail += Check<hj::BOX, true>(name, pb, {6, 6, 8}, {2, 2, 2}, 3, 0.8, 1);
-    std::snprintf(name, sizeof name, "TilePipeKernel<3> %d/block 8x8x5 interleaved", tpb); /* InterleaveRows applies */
-    fail += Check<hj::STAR, true>(name, pi, {8, 8, 5}, {0, 0, 0}, 4, 0.8, 1);
   }
   g_kernel = MARCH;
   std::printf("hjtest %s\n", fail ? "FAIL (march emulation)" : "PASS all checks");
