@@ -12,16 +12,13 @@
    one damped Jacobi sweep whatever the tile). k >= 2 runs the tile kernel: one block per tile, k sweeps in shared
    memory (hjkernels.cuh). -pc_hjacobi_cuda_tile_kernel forces the tile kernel for k = 1 too (testing).
    -pc_hjacobi_cuda_kernel auto|shared|registers picks the tile kernel: shared (TileKernel: every neighbour from
-   shared memory, any dimension and stencil) or registers (TileKernelStrip: 2D and 3D star, each thread keeps a
-   strip of R points along y (2D) or z (3D) in registers, about 3.5 shared-memory accesses per update instead of 6 in
-   2D, 5.5 instead of 8 in 3D); auto = registers where it applies (2D star, 3D star when kAutoStrips3D, a block that
-   fits), else shared; and for a 2D star stencil whose y couplings are all
+   shared memory, any dimension and stencil) or registers (TileKernelStrip: 2D star, each thread keeps a vertical
+   strip of R points in registers, about 3.5 shared-memory accesses per update instead of 6); auto = registers where
+   it applies (2D star, a block that fits), else shared; and for a 2D star stencil whose y couplings are all
    zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
    no y halo loaded (the result is the same for any tiling along y: the y terms are zero). Registers are the default
    because they cut the shared-memory accesses that bound an inner sweep (bench/TUNING.md, step 2).
-   -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: 4 when the tile then needs at most 256 threads, else 8; 16, only
-   when asked, needs constant coefficients or single inner precision: its sweeps are slightly cheaper but its whole
-   cycle was slower, bench/TUNING.md step 6).
+   -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the sub-iterations run
    in float in correction form (mixed-precision iterative refinement inside the cycle, kCorrection in hjkernels.cuh):
@@ -46,14 +43,11 @@
 #include "hjlaunch.h"
 #include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
 
-/* auto takes the register strips for 3D star stencils too (measured: bench/results/nvidia-h100/README.md, issue 13) */
-static constexpr bool kAutoStrips3D = false;
-
 /* The kernel variant of one stencil, chosen at setup (the rules above). */
 typedef enum {
   HJ_CUDA_CLASSIC,   /* k = 1: the fused classic sweep */
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
-  HJ_CUDA_REGISTERS, /* TileKernelStrip: strips along y (2D) or z (3D) in registers (star) */
+  HJ_CUDA_REGISTERS, /* TileKernelStrip: vertical strips in registers (2D star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
   HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
   HJ_CUDA_MARCH      /* MarchKernel: 3D, x-y planes of the tile marching through z (hjmarch.cuh) */
@@ -180,37 +174,31 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
   }
 
   /* auto: the 1D kernel on rows for 2D star stencils without y couplings (decided by the caller); else the
-     register-strip kernel wherever it applies (2D star, and 3D star where kAutoStrips3D says so; a block that fits),
-     else the shared-memory one */
-  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && (ly->dim == 2 || (ly->dim == 3 && kAutoStrips3D))))) { /* strips of R points along the last direction: NC columns x ceil(WL/R) strips of threads */
-    const int       S   = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
-    const int       dim = (int)ly->dim;
-    const long long NC  = dim == 3 ? p->W[0] * p->W[1] : p->W[0], WL = p->W[dim - 1]; /* columns, and points along the strip */
-    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8; /* 16 only when asked: measured no faster */
+     register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
+  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && ly->dim == 2))) { /* strips of R points along y: W0 columns x ceil(W1/R) strips of threads */
+    const int       S  = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
+    const long long NC = p->W[0], WL = p->W[1]; /* columns, and points along the strip */
+    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8;
     const int       ppt = L->ppt, nthreads = L->nthreads;
-    char            tname[64]; /* the tile as the user sees it, 2D or 3D */
 
-    PetscCall(dim == 3 ? PetscSNPrintf(tname, sizeof(tname), "%lldx%lldx%lld", p->W[0], p->W[1], p->W[2]) : PetscSNPrintf(tname, sizeof(tname), "%lldx%lld", p->W[0], p->W[1]));
-    PetscCheck((dim == 2 || dim == 3) && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D and 3D star (5- and 7-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
-    PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S, dim) > 0 || hj->cudakernel == HJ_CUDA_KERNEL_AUTO, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points in double do not fit the registers in %dD%s; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0, dim, st->constant ? "" : " with variable coefficients"); /* auto: the shared kernel below */
+    PetscCheck(ly->dim == 2 && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
     L->regs    = true;
     p->variant = HJ_CUDA_REGISTERS;
     L->ppt     = 0;
     for (int pass = 0; pass < 2 && !L->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
       for (int R = R0; R <= R1 && !L->ppt; R *= 2) {
         const long long nth = (NC * ((WL + R - 1) / R) + 31) / 32 * 32;
-        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S, dim)) L->ppt = R, L->nthreads = (int)nth; /* RegMaxThreads 0: no such kernel */
+        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) L->ppt = R, L->nthreads = (int)nth;
       }
     }
-    const int Rm = hjcuda::RegMaxThreads(R1, !st->constant, S, dim) ? R1 : R1 / 2; /* the longest strip that exists */
     if (!L->ppt && hj->cudakernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
       L->regs     = false;
       p->variant  = HJ_CUDA_SHARED;
       L->ppt      = ppt;
       L->nthreads = nthreads;
     }
-    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %s needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", tname,
-               (NC * ((WL + Rm - 1) / Rm) + 31) / 32 * 32, Rm, hjcuda::RegMaxThreads(Rm, !st->constant, S, dim));
+    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1],
+               (NC * ((WL + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
   }
   if (!L->regs && ly->dof == 1) {
     PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", p->W[0], p->W[1], p->W[2], npts,
@@ -667,8 +655,8 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH)
     PetscCheck(ly->dim == 3 && ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel march handles 3D grids with one field per point; this DMDA is %" PetscInt_FMT "D with dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, ly->dof);
   if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
-    PetscCheck((ly->dim == 2 || ly->dim == 3) && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
-               "-pc_hjacobi_cuda_kernel registers handles 2D and 3D star (5- and 7-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
+    PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim,
+               hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
 
   /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size

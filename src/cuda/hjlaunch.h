@@ -17,17 +17,13 @@ constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stenci
 constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
 constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
 constexpr int kClassicBlockSize        = 256;
-/* The register-strip kernel (2D and 3D star): strips of R = 4, 8 or 16 points per thread along the last direction, at
-   most RegMaxThreads threads per block. A thread keeps about R x u values: in 2D u = var ? 10 : 5 (b, inverse diagonal
-   and 4 coefficients when variable; the strip, its two neighbour columns and the new values), in 3D u = var ? 8 : 7
-   (b, the inverse diagonal when variable, the strip, its four lateral neighbours and the new values; the 3D kernel
-   reads variable coefficients through L1 instead of keeping 6 per point), i.e. R x u x ssize / 4 registers: up to 100
-   fit the 128 registers of a 512-thread block, up to 220 the 255 of a 256-thread block; beyond that the
-   instantiation does not exist (0: R = 16 in double, but for the 2D constant case). */
-constexpr int RegMaxThreads(int R, bool var, int ssize, int dim = 2)
+/* The register-strip kernel (2D star): strips of R = 4 or 8 points per thread along y, at most RegMaxThreads threads
+   per block. A thread keeps about R x u values, u = var ? 10 : 5 (b, inverse diagonal and 4 coefficients when
+   variable; the strip, its two neighbour columns and the new values), i.e. R x u x ssize / 4 registers: up to 100 fit
+   the 128 registers of a 512-thread block, up to 220 the 255 of a 256-thread block (R = 8, variable, double: 160). */
+constexpr int RegMaxThreads(int R, bool var, int ssize)
 {
-  const int u = R * (dim == 2 ? (var ? 10 : 5) : (var ? 8 : 7)) * ssize / 4;
-  return u <= 100 ? 512 : (u <= 220 ? 256 : 0);
+  return R * (var ? 10 : 5) * ssize / 4 <= 100 ? 512 : 256;
 }
 constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
 /* The point-block tile kernel (dof > 1): at most this many threads per block (each loops over the tile's points),
@@ -65,9 +61,9 @@ struct Launch {
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float, in correction form (coeff, invdiagf must be set when
                              var, and diag when dof > 1) */
-  bool         regs;      /* tile kernel: the register-strip kernel (2D and 3D star) instead of the shared one */
+  bool         regs;      /* tile kernel: the register-strip kernel (2D star) instead of the shared one */
   bool         march;     /* tile kernel: the z-marching kernel (3D, dof 1; hjmarch.cuh) instead of the shared one */
-  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16; with
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4 or 8; with
                              march positions of a plane per thread, 1, 2 or 4 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */

@@ -15,11 +15,9 @@
 
 using namespace hjcuda;
 
-/* the kernel under test: MarchKernel, TileKernel<3> (whole W(T) in shared memory) or TileKernelStrip<3> (z strips of
-   g_strip points in registers; star only, no transposed mode) */
-enum Kernel { MARCH, TILE, STRIP };
+/* the kernel under test: MarchKernel or TileKernel<3> (whole W(T) in shared memory) */
+enum Kernel { MARCH, TILE };
 static Kernel g_kernel = MARCH;
-static int    g_strip  = 4;
 
 struct Problem {
   int                 n[3], kind, noff;
@@ -144,13 +142,6 @@ static std::vector<double> March(const Problem &p, const int *t, const int *o, i
     EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], (int)(((npts + 3) / 4 + 31) / 32 * 32));
     return y;
   }
-  if constexpr (KIND == hj::STAR) {
-    if (g_kernel == STRIP) { /* the plan's threads: W0 W1 columns x ceil(W2 / R) strips, rounded up to a warp */
-      const int nth = (int)((W[0] * W[1] * ((W[2] + g_strip - 1) / g_strip) + 31) / 32 * 32);
-      EmuLaunch([&] { g_strip == 4 ? TileKernelStrip<3, VAR, double, S, 4>(P) : TileKernelStrip<3, VAR, double, S, 8>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], nth);
-      return y;
-    }
-  }
   const long long np  = (std::min(t[0], p.n[0]) + 2LL) * (std::min(t[1], p.n[1]) + 2LL);
   const int       nth = (int)(((np + ppt - 1) / ppt + 31) / 32 * 32);
   auto            run = [&] {
@@ -182,7 +173,7 @@ static int Check(const char *name, const Problem &p, std::vector<int> t, std::ve
     std::printf("hjtest %s %-44s cycle: native-ref %.2e (|x| %.0e), single-ref %.2e of the correction %.2e\n", ok ? "PASS" : "FAIL", name, ed, xn, ef / corr, corr);
     fail += !ok;
   }
-  for (int tr = 0; tr < (g_kernel == STRIP ? 1 : 2); tr++) { /* from zero (PCApply's first cycle), and the transposed correction (all of W(T) added) */
+  for (int tr = 0; tr < 2; tr++) { /* from zero (PCApply's first cycle), and the transposed correction (all of W(T) added) */
     const std::vector<double> ref = Reference(p, t.data(), o.data(), K, w, true, tr, tr);
     const std::vector<double> yd = March<double, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, ppt, cint), yf = March<float, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, ppt, cint);
     double ed = 0, ef = 0, yn = 0;
@@ -225,23 +216,7 @@ int main()
       if (kind) fail += Check<hj::BOX, true>(tk ? "TileKernel<3> box, constant inside (cint)" : "box, constant inside the shell (cint)", pm, {6, 5, 12}, {2, 2, 2}, 3, 0.8, 2, true);
       else fail += Check<hj::STAR, true>(tk ? "TileKernel<3> star, constant inside (cint)" : "star, constant inside the shell (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, 1, true);
     }
-    if (!kind) { /* the register strips on the same operator: strips of 4 (partial ones: z 7 and 3) and 8, with cint */
-      g_kernel = STRIP;
-      for (int R : {4, 8}) {
-        g_strip = R;
-        fail += Check<hj::STAR, true>(R == 4 ? "TileKernelStrip<3> R 4, constant inside (cint)" : "TileKernelStrip<3> R 8, constant inside (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, 1, true);
-      }
-    }
     g_kernel = MARCH;
-  }
-  /* the register strips: variable and constant, overlap, several strips per column, partial strips, k 1 */
-  g_kernel = STRIP;
-  for (int R : {4, 8}) {
-    g_strip = R;
-    fail += Check<hj::STAR, true>(R == 4 ? "TileKernelStrip<3> R 4 variable, 6x5x9 o 2" : "TileKernelStrip<3> R 8 variable, 6x5x9 o 2", ps, {6, 5, 9}, {2, 2, 2}, 3, 0.8, 1);
-    fail += Check<hj::STAR, true>(R == 4 ? "TileKernelStrip<3> R 4 variable, 13x11x23" : "TileKernelStrip<3> R 8 variable, 13x11x23", ps, {13, 11, 23}, {0, 0, 0}, 4, 0.7, 1);
-    fail += Check<hj::STAR, false>(R == 4 ? "TileKernelStrip<3> R 4 constant, 5x4x8 k 1" : "TileKernelStrip<3> R 8 constant, 5x4x8 k 1", pc, {5, 4, 8}, {2, 0, 4}, 1, 1.0, 1);
-    fail += Check<hj::STAR, false>(R == 4 ? "TileKernelStrip<3> R 4 constant, 12x9x6 k 5" : "TileKernelStrip<3> R 8 constant, 12x9x6 k 5", pc, {12, 9, 6}, {0, 0, 2}, 5, 0.8, 1);
   }
   /* TileKernel<3> with rows 8 points wide in groups of 8 (InterleaveRows: threads reordered so that a half-warp's
      shared-memory accesses are conflict-free) and without (clipped tiles), star and box */
