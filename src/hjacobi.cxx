@@ -2,53 +2,31 @@
    The method is ALGORITHM.md; the backends (host/, cuda/) run its cycles. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
+#include <petschjacobi/private/hjtilefit.hpp>
 
 PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 
 const char *const HJExtractPlaces[] = {"auto", "host", "device"};
 
-/* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D). */
-static const PetscInt DefaultTile[3][3] = {
-  {256, 1,  1},
-  {32,  32, 1},
-  {8,   8,  8}
-};
-
-/* The default tile: DefaultTile, except that a direction whose largest rank box is shorter than two default tiles is
-   one tile (its whole extent), as long as the tile then stays small (at most kWholeTilePoints points, and its padded
-   buffer at most kWholeTileBytes for two copies of dof values, what the CUDA tile kernels hold per block). Without it a
-   9-point direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point
-   Jacobi step there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21;
-   with 9^3 in one tile 15 (issue 12). The same on every rank (the largest box of the DMDA's partition), so every rank
-   runs the same parameters. */
+/* The default tile: hj::DefaultTile (hjtilefit.hpp: whole directions where the rank boxes are short, within what the
+   CUDA tile kernels hold) of the largest rank box of the DMDA's partition, so that every rank runs the same tile. */
 static PetscErrorCode HJDefaultTile(PC pc)
 {
-  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
-  const HJLayout  *L  = &hj->layout;
-  const PetscInt   kWholeTilePoints = 4096;
-  const PetscInt64 kWholeTileBytes  = 96 * 1024;
-  PetscInt         t[3], mmax[3];
-  PetscInt64       pts = 1, bytes = 2 * (PetscInt64)L->dof * (PetscInt64)sizeof(PetscScalar);
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HJLayout *L  = &hj->layout;
+  long long       mmax[3], t[3];
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) {
-    t[d]    = DefaultTile[L->dim - 1][d];
     mmax[d] = 1;
-    for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], L->start[d][r + 1] - L->start[d][r]);
+    for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], (long long)(L->start[d][r + 1] - L->start[d][r]));
   }
-  for (PetscInt d = 0; d < L->dim; d++) { /* the largest tile with the whole directions: within the limits? */
-    const PetscInt w = mmax[d] < 2 * t[d] ? mmax[d] : t[d];
-    pts *= w;
-    bytes *= w + 2;
-  }
-  for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
-  if (pts <= kWholeTilePoints && bytes <= kWholeTileBytes)
-    for (PetscInt d = 0; d < L->dim; d++)
-      if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d]; /* (up to t, one tile already) */
+  hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), mmax, t);
+  for (PetscInt d = 0; d < 3; d++) hj->tile[d] = (PetscInt)t[d];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const HJCudaKernels[] = {"auto", "shared", "registers", "march"};
+const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 /* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
 PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
@@ -387,7 +365,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, PetscOptionItems PetscOpti
        them, so a change sets the PC up again */
     PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip, threads = hj->cudathreads;
     PetscBool forcetile = hj->cudaforcetile;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles), march (3D, dof 1: x-y planes marching through z) or shared", "PCHJACOBI", HJCudaKernels, 4, HJCudaKernels[kernel], &kernel, NULL));
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
     PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
@@ -1004,7 +982,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
 .  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile; the results are the same bit for bit)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
-.  -pc_hjacobi_cuda_kernel <auto,shared,registers,march> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, march for 3D tiles the shared kernel cannot hold, else shared)
+.  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
 .  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
 .  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)

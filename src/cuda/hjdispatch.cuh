@@ -7,7 +7,6 @@
 #include <type_traits>
 #include <utility>
 #include "hjkernels.cuh"
-#include "hjmarch.cuh"
 
 namespace hjcuda
 {
@@ -96,12 +95,6 @@ cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernel<DIM, KIND, VAR, T, S, PPT>, L, attr);
 }
 
-template <int KIND, bool VAR, class T, class S, int PPT>
-cudaError_t MarchLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
-{
-  return TileLaunchKernel<T, S>(MarchKernel<KIND, VAR, T, S, PPT>, L, attr);
-}
-
 template <bool VAR, class T, class S, int R>
 cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
@@ -165,23 +158,6 @@ constexpr std::array<Launcher<T>, sizeof...(I)> StripTable(std::index_sequence<I
   return {{StripEntry<T, I>()...}};
 }
 
-/* z-marching table (3D only) index: ((box*2 + var)*2 + single)*3 + log2(ppt), ppt = 1, 2, 4; 24 entries. */
-template <class T, std::size_t I>
-constexpr Launcher<T> MarchEntry()
-{
-  constexpr int  lppt   = I % 3;
-  constexpr bool single = (I / 3) % 2;
-  constexpr bool var    = (I / 6) % 2;
-  constexpr int  kind   = (int)(I / 12) ? hj::BOX : hj::STAR;
-  using S               = std::conditional_t<single, float, T>;
-  return &MarchLaunchOne<kind, var, T, S, 1 << lppt>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> MarchTable(std::index_sequence<I...>)
-{
-  return {{MarchEntry<T, I>()...}};
-}
-
 /* Classic table index: dk*2 + var; 10 entries. */
 template <class T, std::size_t I>
 constexpr Launcher<T> ClassicEntry()
@@ -199,12 +175,7 @@ Launcher<T> TileLauncher(const Launch<T> &L)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
   static constexpr auto strips = StripTable<T>(std::make_index_sequence<8>{});
-  static constexpr auto marches = MarchTable<T>(std::make_index_sequence<24>{});
   if (L.transpose && (L.regs || !L.xzero)) return nullptr; /* the register-strip kernel has no transposed mode */
-  if (L.march) {
-    if (L.dim != 3 || L.dof != 1 || (L.ppt != 1 && L.ppt != 2 && L.ppt != 4) || L.nthreads > kTileMaxThreads) return nullptr;
-    return marches[(((int)(L.kind == hj::BOX) * 2 + (int)L.var) * 2 + (int)L.single) * 3 + Log2PPT(L.ppt)];
-  }
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
     if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return nullptr;

@@ -38,7 +38,7 @@ struct TileParams {
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
   int               k;                     /* sub-iterations */
-  int               cint;                  /* TileKernel, TileKernelStrip, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
+  int               cint;                  /* TileKernel, TileKernelStrip with VAR: points in [ilo, ihi) (owned coordinates) have
                                               the row cst (cstT in T); the coefficient planes are read outside it only */
   long long         ilo[3], ihi[3];
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */

@@ -78,8 +78,7 @@ typedef struct {
 typedef enum {
   HJ_CUDA_KERNEL_AUTO,
   HJ_CUDA_KERNEL_SHARED,
-  HJ_CUDA_KERNEL_REGISTERS,
-  HJ_CUDA_KERNEL_MARCH
+  HJ_CUDA_KERNEL_REGISTERS
 } HJCudaKernel;
 PETSC_INTERN const char *const HJCudaKernels[];
 
