@@ -2,61 +2,31 @@
    The method is ALGORITHM.md; the backends (host/, cuda/) run its cycles. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
+#include <petschjacobi/private/hjtilefit.hpp>
 
 PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 
 const char *const HJExtractPlaces[] = {"auto", "host", "device"};
 
-/* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D). */
-static constexpr PetscInt DefaultTile[3][3] = {
-  {256, 1,  1},
-  {32,  32, 1},
-  {8,   8,  8}
-};
-
-/* The largest tile HJDefaultTile makes in dim dimensions: every direction whole and one point shorter than two
-   default tiles (511, 63 x 63 = 3969 and 15^3 = 3375 points). Each fits the 4096 points the CUDA tile kernel holds
-   (kTileMaxThreads x kMaxPointsPerThread, src/cuda/hjlaunch.h), so the default tile needs no limit on its points. */
-static constexpr PetscInt64 LargestDefaultTile(int dim)
-{
-  PetscInt64 n = 1;
-  for (int d = 0; d < dim; d++) n *= 2 * DefaultTile[dim - 1][d] - 1;
-  return n;
-}
-static_assert(LargestDefaultTile(1) <= 4096 && LargestDefaultTile(2) <= 4096 && LargestDefaultTile(3) <= 4096, "a whole-direction default tile must fit the CUDA tile kernel's 4096 points");
-
-/* The default tile: DefaultTile, except that a direction whose largest rank box is shorter than two default tiles is
-   one tile (its whole extent), as long as, on the CUDA backend, two copies of its padded box of dof values take at most
-   kWholeTileBytes (what the CUDA tile kernels hold per block; it binds for dof > 1: at 15^3 with dof 2 the CUDA tile
-   stays 8^3; the points need no limit, see LargestDefaultTile). The host backend's tile buffers have no such limit,
-   so that its default does not depend on the size of the scalar type (complex or real). Without it a 9-point
-   direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point Jacobi step
-   there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21; with 9^3 in
-   one tile 15 (issue 12). A direction of exactly two default tiles keeps them (16^3: 8^3; 64^2: 32^2). The same on
-   every rank (the largest box of the DMDA's partition), so every rank runs the same parameters. */
+/* The default tile: hj::DefaultTile (hjtilefit.hpp: whole directions where the rank boxes are short, within what the
+   CUDA tile kernels hold, on the CUDA backend) of the largest rank box of the DMDA's partition, so that every rank runs the same tile. */
 static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
 {
-  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
-  const HJLayout  *L  = &hj->layout;
-  const PetscInt64 kWholeTileBytes = 96 * 1024;
-  PetscInt         t[3], mmax[3];
-  PetscInt64       bytes = 2 * (PetscInt64)L->dof * (PetscInt64)sizeof(PetscScalar);
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HJLayout *L  = &hj->layout;
+  long long       mmax[3], t[3];
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) {
-    t[d]    = DefaultTile[L->dim - 1][d];
     mmax[d] = 1;
-    for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], L->start[d][r + 1] - L->start[d][r]);
+    for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], (long long)(L->start[d][r + 1] - L->start[d][r]));
   }
-  for (PetscInt d = 0; d < L->dim; d++) bytes *= (mmax[d] < 2 * t[d] ? mmax[d] : t[d]) + 2; /* the tile with the whole directions */
-  for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
-  if (!device || bytes <= kWholeTileBytes)
-    for (PetscInt d = 0; d < L->dim; d++)
-      if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d]; /* (up to t, one tile already) */
+  hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), device, mmax, t);
+  for (PetscInt d = 0; d < 3; d++) hj->tile[d] = (PetscInt)t[d];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const HJCudaKernels[] = {"auto", "shared", "registers", "march", "pipelined"};
+const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 /* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
 PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
@@ -392,9 +362,9 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
        them, so a change sets the PC up again */
     PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip, threads = hj->cudathreads;
     PetscBool forcetile = hj->cudaforcetile;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D and 3D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles), march (3D, dof 1: x-y planes marching through z), pipelined (each block runs several tiles and loads the next while it sweeps one) or shared", "PCHJACOBI", HJCudaKernels, 5, HJCudaKernels[kernel], &kernel, NULL));
-    PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4, 8 or 16 (0: 4 or 8, chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
-    PetscCheck(strip == 0 || strip == 4 || strip == 8 || strip == 16, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4, 8 or 16 points (or 0: chosen per tile)", strip);
+    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
+    PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
+    PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
     PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
     PetscCheck(threads == 0 || (threads >= 32 && threads <= 512 && threads % 32 == 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_threads %" PetscInt_FMT ": give a multiple of 32 from 32 to 512 (or 0: the default)", threads);
     PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
@@ -1009,8 +979,8 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
 .  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile; the results are the same bit for bit)
 .  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
-.  -pc_hjacobi_cuda_kernel <auto,shared,registers,march,pipelined> - CUDA tile kernel (auto: registers for 2D star stencils, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, march for 3D tiles the shared kernel cannot hold, else shared; pipelined: the shared kernel with several tiles per block, the next one loaded asynchronously)
-.  -pc_hjacobi_cuda_strip <0,4,8,16> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile; 16 needs constant coefficients or single inner precision)
+.  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
+.  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
 .  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
 .  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
 -  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup, for testing (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)

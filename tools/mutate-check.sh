@@ -50,10 +50,10 @@ m omega_nzstate src/hjomega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id 
 m rich_b_zero src/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
 m rich_norm_none src/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
 m extract_dropped_zero src/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
-m default_tile_two src/hjacobi.cxx 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) hj->tile[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) hj->tile[d] = mmax[d];' \
+m default_tile_two include/petschjacobi/private/hjtilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
   'ref_default_tile_1d_two|ref_default_tile_2d_two|ref_default_tile_3d_two'
-m default_tile_host_bytes src/hjacobi.cxx 'if (!device || bytes <= kWholeTileBytes)' 'if (bytes <= kWholeTileBytes)' 'ref_default_tile_3d_dof2_host'
-# (the byte limit itself binds on the CUDA backend only: ctest -L cuda -R cuda_default_tile_3d_dof2_bytes on a GPU)
+m default_tile_host_limits include/petschjacobi/private/hjtilefit.hpp 'if (!device || (whole.points' 'if ((whole.points' 'ref_default_tile_3d_dof2_host'
+# (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 
 configs=(tutorials_missing emulate_rewrite)
 if [ "${1:-}" = -l ]; then

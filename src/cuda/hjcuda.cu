@@ -12,16 +12,13 @@
    one damped Jacobi sweep whatever the tile). k >= 2 runs the tile kernel: one block per tile, k sweeps in shared
    memory (hjkernels.cuh). -pc_hjacobi_cuda_tile_kernel forces the tile kernel for k = 1 too (testing).
    -pc_hjacobi_cuda_kernel auto|shared|registers picks the tile kernel: shared (TileKernel: every neighbour from
-   shared memory, any dimension and stencil) or registers (TileKernelStrip: 2D and 3D star, each thread keeps a
-   strip of R points along y (2D) or z (3D) in registers, about 3.5 shared-memory accesses per update instead of 6 in
-   2D, 5.5 instead of 8 in 3D); auto = registers where it applies (2D star, 3D star when kAutoStrips3D, a block that
-   fits), else shared; and for a 2D star stencil whose y couplings are all
+   shared memory, any dimension and stencil) or registers (TileKernelStrip: 2D star, each thread keeps a vertical
+   strip of R points in registers, about 3.5 shared-memory accesses per update instead of 6); auto = registers where
+   it applies (2D star, a block that fits), else shared; and for a 2D star stencil whose y couplings are all
    zero on this rank (independent rows, as the paper's 1D experiment), the 1D shared kernel on rows: 1D tiles along x,
    no y halo loaded (the result is the same for any tiling along y: the y terms are zero). Registers are the default
    because they cut the shared-memory accesses that bound an inner sweep (bench/TUNING.md, step 2).
-   -pc_hjacobi_cuda_strip 4|8|16 fixes R (default: 4 when the tile then needs at most 256 threads, else 8; 16, only
-   when asked, needs constant coefficients or single inner precision: its sweeps are slightly cheaper but its whole
-   cycle was slower, bench/TUNING.md step 6).
+   -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the sub-iterations run
    in float in correction form (mixed-precision iterative refinement inside the cycle, kCorrection in hjkernels.cuh):
@@ -46,21 +43,13 @@
 #include "hjlaunch.h"
 #include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
 
-/* auto takes the pipelined kernel for the shared kernel's 3D tiles (measured: bench/results/nvidia-h100/README.md, issue 13) */
-static constexpr bool kAutoPipe3D = false;
-
-/* auto takes the register strips for 3D star stencils too (measured: bench/results/nvidia-h100/README.md, issue 13) */
-static constexpr bool kAutoStrips3D = false;
-
 /* The kernel variant of one stencil, chosen at setup (the rules above). */
 typedef enum {
   HJ_CUDA_CLASSIC,   /* k = 1: the fused classic sweep */
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
-  HJ_CUDA_REGISTERS, /* TileKernelStrip: strips along y (2D) or z (3D) in registers (star) */
+  HJ_CUDA_REGISTERS, /* TileKernelStrip: vertical strips in registers (2D star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
-  HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
-  HJ_CUDA_MARCH,     /* MarchKernel: 3D, x-y planes of the tile marching through z (hjmarch.cuh) */
-  HJ_CUDA_PIPE       /* TilePipeKernel: the shared kernel's cycle, several tiles per block, the next loaded asynchronously */
+  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
 } HJCudaVariant;
 
 /* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
@@ -84,8 +73,6 @@ typedef struct {
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
-  int          nsm, regsm, thrsm, blksm, smemsm, smemres; /* per multiprocessor: count, registers, threads, blocks,
-                                                            shared memory; and the shared memory reserved per block */
   HJCudaPlan   plan, planT; /* A's and A^T's */
   void        *host;        /* the host backend's data for vectors that live on the host (HJCudaFallback) */
   /* The second stream of the split cycle (HJCycles_CUDA; doc/design.md "Communication hidden"): made at the first
@@ -166,13 +153,59 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A tile that no tile kernel holds on this device (hj::TileFits, hjtilefit.hpp): an error that says why and names the
+   largest tile that fits, with the last direction shortened (the others kept) and alike in every direction. The
+   default tile (hj::DefaultTile) fits every GPU with 96 KiB of shared memory per block, so only a tile the user gave
+   (or a GPU with less) comes here. */
+static PetscErrorCode HJCudaTileFitCheck(PC pc, const HJCudaPlan *p)
+{
+  PC_HJacobi                        *hj   = (PC_HJacobi *)pc->data;
+  const HJCuda                      *cu   = (const HJCuda *)hj->data;
+  const HJLayout                    *ly   = &hj->layout;
+  const hjcuda::Launch<PetscScalar> *L    = &p->L;
+  const int                          dim  = (int)ly->dim, dof = (int)ly->dof;
+  const int                          fdim = p->variant == HJ_CUDA_ROWS ? 1 : dim; /* directions with a halo */
+  const long long                    ss   = L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar), lim = cu->smemoptin;
+  char                               given[64], region[64], why[256], why2[512], along[64], cube[64], fits[256];
+  hj::TileNeed                       need;
+  PetscBool                          single, same;
+  long long                          wl, c;
+
+  PetscFunctionBegin;
+  if (hj::TileFits(p->W, fdim, dof, L->single, ss, lim)) PetscFunctionReturn(PETSC_SUCCESS);
+  need = hj::TileNeeds(p->W, fdim, dof, L->single, ss);
+  single = (PetscBool)(!L->single && sizeof(PetscScalar) != sizeof(float) && hj::TileFits(p->W, fdim, dof, true, (long long)sizeof(float), lim)); /* what fp32 sub-iterations would fit */
+  PetscCall(PetscSNPrintf(given, sizeof(given), dim == 1 ? "%" PetscInt_FMT : (dim == 2 ? "%" PetscInt_FMT ",%" PetscInt_FMT : "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT), hj->tile[0], hj->tile[1], hj->tile[2]));
+  PetscCall(PetscSNPrintf(region, sizeof(region), dim == 1 ? "%lld" : (dim == 2 ? "%lldx%lld" : "%lldx%lldx%lld"), p->W[0], p->W[1], p->W[2]));
+  why[0] = why2[0] = 0;
+  if (dof == 1 && need.points > hj::kTileMaxPoints) PetscCall(PetscSNPrintf(why, sizeof(why), "its working region of %s points has %lld; the shared kernel holds at most %lld (%d threads x %d points)", region, need.points, hj::kTileMaxPoints, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread));
+  if (need.bytes + hj::kTileStaticBytes > lim) {
+    PetscCall(PetscSNPrintf(why2, sizeof(why2), "%s%s%s needs %lld bytes of shared memory per block (two %s buffers of the tile plus its halo%s, %d value%s per point); %s allows %lld per block, %lld of them for the buffers", why[0] ? ", and it" : "its working region of ", why[0] ? "" : region, why[0] ? "" : " points", need.bytes,
+                            L->single ? "float" : "PetscScalar", L->single && dof > 1 ? ", and the tile's residual in float" : "", dof, dof > 1 ? "s" : "", cu->name, lim, lim - hj::kTileStaticBytes));
+  }
+
+  /* what fits, as -pc_hjacobi_tile takes it: the last direction shortened, and a cube (the rows mode keeps the y tile,
+     which it ignores) */
+  wl = fdim > 1 ? hj::TileFitAlong(p->W, fdim - 1, fdim, dof, L->single, ss, lim, p->W[fdim - 1]) : 0; /* 0: none */
+  c  = hj::TileFitCube(fdim, dof, L->single, ss, lim, hj::kTileMaxPoints);
+  if (fdim == 1) PetscCall(dim == 1 ? PetscSNPrintf(cube, sizeof(cube), "%lld", c) : PetscSNPrintf(cube, sizeof(cube), "%lld,%" PetscInt_FMT, c, hj->tile[1]));
+  else PetscCall(PetscSNPrintf(cube, sizeof(cube), fdim == 2 ? "%lld,%lld" : "%lld,%lld,%lld", c, c, c));
+  if (wl > 0) {
+    PetscCall(PetscSNPrintf(along, sizeof(along), fdim == 2 ? "%lld,%lld" : "%lld,%lld,%lld", p->W[0], fdim == 2 ? wl : p->W[1], wl));
+    PetscCall(PetscStrcmp(along, cube, &same));
+    if (same) PetscCall(PetscSNPrintf(fits, sizeof(fits), "%s: use -pc_hjacobi_tile %s", cube, cube));
+    else if (fdim == 2) PetscCall(PetscSNPrintf(fits, sizeof(fits), "%s (the longest in y for %lld in x), or %s: use -pc_hjacobi_tile %s (or %s)", along, p->W[0], cube, along, cube));
+    else PetscCall(PetscSNPrintf(fits, sizeof(fits), "%s (the longest in z for %lld x %lld in x and y), or %s: use -pc_hjacobi_tile %s (or %s)", along, p->W[0], p->W[1], cube, along, cube));
+  } else PetscCall(PetscSNPrintf(fits, sizeof(fits), "%s: use -pc_hjacobi_tile %s", cube, cube));
+  SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_tile %s does not fit the CUDA tile kernels: %s%s. The largest tile that fits is %s%s", given, why, why2, fits, single ? ", or -pc_hjacobi_inner_precision single" : "");
+}
+
 /* The tile kernels' part of HJCudaPlanCreate(): threads per block, the register strip where it applies, and the
-   checks that the tile fits the kernel and the device. npts: points of the largest working region; target: threads
+   check that the tile fits the kernels and the device. npts: points of the largest working region; target: threads
    per block aimed at. */
 static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts, int target, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
-  const HJCuda                *cu   = (const HJCuda *)hj->data;
   const HJLayout              *ly   = &hj->layout;
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
@@ -186,136 +219,35 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
   }
 
   /* auto: the 1D kernel on rows for 2D star stencils without y couplings (decided by the caller); else the
-     register-strip kernel wherever it applies (2D star, and 3D star where kAutoStrips3D says so; a block that fits),
-     else the shared-memory one */
-  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && (ly->dim == 2 || (ly->dim == 3 && kAutoStrips3D))))) { /* strips of R points along the last direction: NC columns x ceil(WL/R) strips of threads */
-    const int       S   = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
-    const int       dim = (int)ly->dim;
-    const long long NC  = dim == 3 ? p->W[0] * p->W[1] : p->W[0], WL = p->W[dim - 1]; /* columns, and points along the strip */
-    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8; /* 16 only when asked: measured no faster */
+     register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
+  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && ly->dim == 2))) { /* strips of R points along y: W0 columns x ceil(W1/R) strips of threads */
+    const int       S  = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
+    const long long NC = p->W[0], WL = p->W[1]; /* columns, and points along the strip */
+    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8;
     const int       ppt = L->ppt, nthreads = L->nthreads;
-    char            tname[64]; /* the tile as the user sees it, 2D or 3D */
 
-    PetscCall(dim == 3 ? PetscSNPrintf(tname, sizeof(tname), "%lldx%lldx%lld", p->W[0], p->W[1], p->W[2]) : PetscSNPrintf(tname, sizeof(tname), "%lldx%lld", p->W[0], p->W[1]));
-    PetscCheck((dim == 2 || dim == 3) && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D and 3D star (5- and 7-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
-    PetscCheck(hjcuda::RegMaxThreads(R0, !st->constant, S, dim) > 0 || hj->cudakernel == HJ_CUDA_KERNEL_AUTO, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_strip %d: strips of %d points in double do not fit the registers in %dD%s; use 4 or 8, or -pc_hjacobi_inner_precision single", R0, R0, dim, st->constant ? "" : " with variable coefficients"); /* auto: the shared kernel below */
+    PetscCheck(ly->dim == 2 && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
     L->regs    = true;
     p->variant = HJ_CUDA_REGISTERS;
     L->ppt     = 0;
     for (int pass = 0; pass < 2 && !L->ppt; pass++) { /* the first R whose block fits the thread target, else the first that fits at all */
       for (int R = R0; R <= R1 && !L->ppt; R *= 2) {
         const long long nth = (NC * ((WL + R - 1) / R) + 31) / 32 * 32;
-        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S, dim)) L->ppt = R, L->nthreads = (int)nth; /* RegMaxThreads 0: no such kernel */
+        if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) L->ppt = R, L->nthreads = (int)nth;
       }
     }
-    const int Rm = hjcuda::RegMaxThreads(R1, !st->constant, S, dim) ? R1 : R1 / 2; /* the longest strip that exists */
     if (!L->ppt && hj->cudakernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
       L->regs     = false;
       p->variant  = HJ_CUDA_SHARED;
       L->ppt      = ppt;
       L->nthreads = nthreads;
     }
-    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %s needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", tname,
-               (NC * ((WL + Rm - 1) / Rm) + 31) / 32 * 32, Rm, hjcuda::RegMaxThreads(Rm, !st->constant, S, dim));
+    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1],
+               (NC * ((WL + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
   }
-  if (!L->regs && ly->dof == 1) {
-    PetscCheck(npts <= (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_tile %lld,%lld,%lld has %lld points; the CUDA tile kernel handles at most %d (%d threads x %d points each): use a smaller -pc_hjacobi_tile", p->W[0], p->W[1], p->W[2], npts,
-               hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread);
-  }
-  PetscCheck(L->smem + 3 * sizeof(hj::Range) <= (size_t)cu->smemoptin, /* + the kernel's static shared memory */ comm, PETSC_ERR_ARG_OUTOFRANGE,
-             "-pc_hjacobi_tile %lld,%lld,%lld needs %zu bytes of shared memory per block (two %s buffers of the tile plus its halo%s, %" PetscInt_FMT " values per point); %s allows %d: use a smaller -pc_hjacobi_tile%s", p->W[0], p->W[1], p->W[2], L->smem, L->single ? "float" : "PetscScalar",
-             L->single && ly->dof > 1 ? ", and the tile's residual in float" : "", ly->dof, cu->name, cu->smemoptin, L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " (or -pc_hjacobi_inner_precision single)");
+  PetscCall(HJCudaTileFitCheck(pc, p));
   PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
   PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The z-marching kernel's part of HJCudaPlanCreate() (3D, dof 1): whether it runs, and its threads and shared memory.
-   -pc_hjacobi_cuda_kernel march asks for it (an error where it does not fit); auto takes it only where the shared
-   kernel cannot hold the tile (too many points, or its whole-tile buffers exceed the shared memory: a tile long in z)
-   and it fits: wherever both run, the shared kernel was measured faster (bench/results/nvidia-h100/README.md, issue 13:
-   at 257^3, k = 4, 0.63 ms per cycle with 8^3 tiles against 1.12-1.41 ms for the marching kernel at every tile shape
-   tried). */
-static PetscErrorCode HJCudaPlanMarch(PC pc, long long npts, HJCudaPlan *p)
-{
-  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
-  const HJCuda                *cu   = (const HJCuda *)hj->data;
-  const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
-  hjcuda::Launch<PetscScalar> *L    = &p->L;
-  const long long              np   = (p->W[0] + 2) * (p->W[1] + 2); /* one plane of W(T) with its halo ring */
-  const size_t                 ss   = L->single ? sizeof(float) : sizeof(PetscScalar);
-  const size_t                 smem = hjcuda::MarchSharedBytes(np, (int)hj->subits, ss);
-  const size_t                 lim  = (size_t)cu->smemoptin - 3 * sizeof(hj::Range); /* less the kernel's static shared memory */
-  int                          ppt  = 1;
-
-  PetscFunctionBegin;
-  while (ppt < 4 && (np + ppt - 1) / ppt > hjcuda::kTileMaxThreads) ppt *= 2;
-  const long long nth  = ((np + ppt - 1) / ppt + 31) / 32 * 32;
-  const PetscBool fits = (PetscBool)(nth <= hjcuda::kTileMaxThreads && smem <= lim);
-  if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH) {
-    PetscCheck(nth <= hjcuda::kTileMaxThreads, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: a tile plane of %lldx%lld points plus its halo has %lld positions, more than the kernel handles (%d threads x 4): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1], np, hjcuda::kTileMaxThreads);
-    PetscCheck(smem <= lim, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel march: tile planes of %lldx%lld points with k = %" PetscInt_FMT " need %zu bytes of shared memory per block (%d plane buffers of %s); %s allows %zu: use a smaller -pc_hjacobi_tile in x or y, fewer -pc_hjacobi_subiterations%s", p->W[0], p->W[1], hj->subits, smem, (int)(6 * hj->subits + 1), L->single ? "float" : "PetscScalar", cu->name, lim,
-               L->single || sizeof(PetscScalar) == sizeof(float) ? "" : " or -pc_hjacobi_inner_precision single");
-  } else if (hj->cudakernel != HJ_CUDA_KERNEL_AUTO || !fits || !(L->smem + 3 * sizeof(hj::Range) > (size_t)cu->smemoptin || npts > (long long)hjcuda::kTileMaxThreads * hjcuda::kMaxPointsPerThread)) {
-    PetscFunctionReturn(PETSC_SUCCESS); /* the shared kernel */
-  }
-  p->variant  = HJ_CUDA_MARCH;
-  L->march    = true;
-  L->ppt      = ppt;
-  L->nthreads = (int)nth;
-  L->smem     = smem;
-  PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The pipelined kernel's part of HJCudaPlanCreate() (hjpipe.cuh): whether it runs (-pc_hjacobi_cuda_kernel pipelined,
-   or auto for 3D where kAutoPipe3D says so), and its shared memory. It runs the shared kernel's tiles, threads and points
-   per thread, in PetscScalar, with one field per point and not transposed: A^T's plan, and auto with single inner
-   precision, keep the shared kernel; asked for with single inner precision it is an error. Its tiles per block are set
-   after the instantiation is resolved (HJCudaPipeTiles). */
-static PetscErrorCode HJCudaPlanPipe(PC pc, long long nbuf, long long npts, HJCudaPlan *p)
-{
-  PC_HJacobi                  *hj    = (PC_HJacobi *)pc->data;
-  const HJCuda                *cu    = (const HJCuda *)hj->data;
-  const MPI_Comm               comm  = PetscObjectComm((PetscObject)pc);
-  hjcuda::Launch<PetscScalar> *L     = &p->L;
-  const PetscBool              asked = (PetscBool)(hj->cudakernel == HJ_CUDA_KERNEL_PIPELINED);
-  const size_t                 smem  = hjcuda::PipeSharedBytes(nbuf, npts, sizeof(PetscScalar));
-
-  PetscFunctionBegin;
-  if (!asked && !(hj->cudakernel == HJ_CUDA_KERNEL_AUTO && kAutoPipe3D && hj->layout.dim == 3)) PetscFunctionReturn(PETSC_SUCCESS);
-  if (p->variant != HJ_CUDA_SHARED || L->transpose) PetscFunctionReturn(PETSC_SUCCESS);
-  if (L->single) {
-    PetscCheck(!asked, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel pipelined runs the sub-iterations in PetscScalar only: drop -pc_hjacobi_inner_precision single, or use -pc_hjacobi_cuda_kernel shared");
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (smem + 6 * sizeof(hj::Range) > (size_t)cu->smemoptin) { /* + the kernel's static shared memory */
-    PetscCheck(!asked, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel pipelined: tile %lldx%lldx%lld needs %zu bytes of shared memory per block (two stages of the tile plus its halo and of b, and a work buffer); %s allows %d: use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1], p->W[2], smem, cu->name, cu->smemoptin);
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  p->variant = HJ_CUDA_PIPE;
-  L->pipe    = true;
-  L->smem    = smem;
-  L->nbufmax = (int)nbuf;
-  L->nptsmax = (int)npts;
-  L->tpb     = 1;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Tiles per block of the pipelined kernel: one wave of resident blocks over the device (each block then keeps the next
-   tile's loads in flight from its first tile to its last). Resident blocks per multiprocessor from the instantiation's
-   registers, threads and shared memory, by the rules of CUDA's occupancy calculator (registers allocated per warp in
-   units of 256). */
-static int HJCudaPipeTiles(const HJCuda *cu, const cudaFuncAttributes *a, const hjcuda::Launch<PetscScalar> *L)
-{
-  const int    warps = (L->nthreads + 31) / 32;
-  const int    regw  = (a->numRegs * 32 + 255) / 256 * 256; /* registers of one warp */
-  const size_t smemb = L->smem + a->sharedSizeBytes + (size_t)cu->smemres;
-  int          b     = PetscMin(cu->blksm, cu->thrsm / (32 * warps));
-
-  if (regw > 0) b = PetscMin(b, cu->regsm / regw / warps);
-  if (smemb > 0) b = PetscMin(b, (int)((size_t)cu->smemsm / smemb));
-  b = PetscMax(b, 1);
-  return (int)PetscMax(1LL, (L->ntot + (long long)b * cu->nsm - 1) / ((long long)b * cu->nsm));
 }
 
 static PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
@@ -361,8 +293,8 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 /* The plan of stencil st for the PC's current parameters, options and layout: the variant, the launch descriptor
    (tiles, threads, shared memory, the stencil on the device, damping) and its instantiation, prepared once (its
    shared-memory limit raised). Uploads st if needed. Errors here if the tile does not fit the kernel or the device.
-   transpose: the transposed correction (PCApplyTranspose), which the shared-memory and z-marching tile kernels have
-   (TileKernel, TileKernelBlock, MarchKernel), for every k and with the user's tiling (no rows mode, no register strips). */
+   transpose: the transposed correction (PCApplyTranspose), which the shared-memory tile kernels have (TileKernel,
+   TileKernelBlock), for every k and with the user's tiling (no rows mode, no register strips). */
 static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaStream_t stream, HJCudaPlan *p)
 {
   PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
@@ -370,7 +302,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
   const int                    target = hj->cudathreads ? (int)hj->cudathreads : ((st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget);
-  long long                    npts = 1, nbuf = 1;
+  long long                    npts = 1;
   PetscLogDouble               workpoints = 1;
   PetscBool                    tile, rows;
   const HJCudaStencil         *d;
@@ -402,17 +334,14 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
     }
     workpoints *= (PetscLogDouble)sumw;
     npts *= p->W[k];
-    nbuf *= p->W[k] + 2 * (rows && k == 1 ? 0 : ly->pad[k]);
   }
   L->ntot = L->ntiles[0] * L->ntiles[1] * L->ntiles[2];
   for (L->ppt = 1; L->ppt < hjcuda::kMaxPointsPerThread && (npts + L->ppt - 1) / L->ppt > target; L->ppt *= 2);
   L->nthreads = (int)((((npts + L->ppt - 1) / L->ppt) + 31) / 32 * 32);
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
   if (tile) {
-    L->smem = hjcuda::TileSharedBytes(nbuf, npts, (int)ly->dof, L->single, L->single ? sizeof(float) : sizeof(PetscScalar));
-    if (ly->dim == 3 && ly->dof == 1) PetscCall(HJCudaPlanMarch(pc, npts, p)); /* the z-marching kernel, where chosen */
-    if (p->variant != HJ_CUDA_MARCH) PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
-    if (ly->dof == 1) PetscCall(HJCudaPlanPipe(pc, nbuf, npts, p)); /* the pipelined kernel, where chosen */
+    L->smem = (size_t)hj::TileNeeds(p->W, rows ? 1 : (int)ly->dim, (int)ly->dof, L->single, L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar)).bytes; /* rows: no y halo */
+    PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
   }
 
   /* the stencil on the device, and the rest of the descriptor */
@@ -435,7 +364,7 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift      = rows ? ly->ext[0] : 0;
   L->k           = tile ? (int)hj->subits : 1;
-  if ((p->variant == HJ_CUDA_MARCH || p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS || p->variant == HJ_CUDA_PIPE) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
+  if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     const PetscInt kShell = 2; /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
     PetscScalar    ref[27];
     PetscBool      cint;
@@ -462,7 +391,6 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
 
     PetscCallCUDA(p->launch(*L, &attr));
     PetscCheck(!tile || attr.maxThreadsPerBlock >= L->nthreads, comm, PETSC_ERR_LIB, "The tile kernel allows %d threads per block, the tile needs %d: use a smaller -pc_hjacobi_tile", attr.maxThreadsPerBlock, L->nthreads);
-    if (L->pipe) L->tpb = HJCudaPipeTiles((const HJCuda *)hj->data, &attr, L);
   }
   {
     const PetscLogDouble dof = (PetscLogDouble)ly->dof; /* flops of one point update: as the host backend counts them */
@@ -701,7 +629,7 @@ static PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "z-marching", "pipelined"};
+static const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
 
 static PetscErrorCode HJSetup_CUDA(PC pc)
 {
@@ -722,20 +650,10 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCallCUDA(cudaGetDeviceProperties(&prop, dev));
     PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->nsm, cudaDevAttrMultiProcessorCount, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->regsm, cudaDevAttrMaxRegistersPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->thrsm, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->blksm, cudaDevAttrMaxBlocksPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemsm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, dev));
-    PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemres, cudaDevAttrReservedSharedMemoryPerBlock, dev));
   }
-  if (hj->cudakernel == HJ_CUDA_KERNEL_PIPELINED)
-    PetscCheck(ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel pipelined handles one field per point; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dof);
-  if (hj->cudakernel == HJ_CUDA_KERNEL_MARCH)
-    PetscCheck(ly->dim == 3 && ly->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel march handles 3D grids with one field per point; this DMDA is %" PetscInt_FMT "D with dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, ly->dof);
   if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
-    PetscCheck((ly->dim == 2 || ly->dim == 3) && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
-               "-pc_hjacobi_cuda_kernel registers handles 2D and 3D star (5- and 7-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
+    PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim,
+               hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
 
   /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size
@@ -811,12 +729,11 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
-    const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->variant == HJ_CUDA_MARCH ? (p->L.cint ? " (x-y planes marching through z, threads x positions of a plane; one row inside, coefficient planes read in the boundary shell only)" : " (x-y planes marching through z, threads x positions of a plane)") : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : ""))));
+    const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : "")));
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
-                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : (p->variant == HJ_CUDA_MARCH ? "march" : (p->variant == HJ_CUDA_PIPE ? "pipelined" : "shared"))), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
+                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
                                      p->L.single ? "single precision" : "PetscScalar"));
-    if (p->variant == HJ_CUDA_PIPE) PetscCall(PetscViewerASCIIPrintf(viewer, "  pipelined: up to %d tiles per block, the next tile's x and b loaded asynchronously while one is swept\n", p->L.tpb));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));

@@ -7,8 +7,6 @@
 #include <type_traits>
 #include <utility>
 #include "hjkernels.cuh"
-#include "hjmarch.cuh"
-#include "hjpipe.cuh"
 
 namespace hjcuda
 {
@@ -87,11 +85,7 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
   for (int d = 0; d < 3; d++) P.ilo[d] = L.ilo[d], P.ihi[d] = L.ihi[d];
   P.xzero     = L.xzero;
   P.transpose = L.transpose;
-  P.nblk      = L.ntot;
-  P.tpb       = L.pipe ? L.tpb : 1;
-  P.nbufmax   = L.nbufmax;
-  P.nptsmax   = L.nptsmax;
-  kernel<<<(unsigned)((L.ntot + P.tpb - 1) / P.tpb), L.nthreads, L.smem, L.stream>>>(P);
+  kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
   return cudaGetLastError();
 }
 
@@ -101,22 +95,10 @@ cudaError_t TileLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernel<DIM, KIND, VAR, T, S, PPT>, L, attr);
 }
 
-template <int DIM, int KIND, bool VAR, class T, int PPT>
-cudaError_t PipeLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
-{
-  return TileLaunchKernel<T, T>(TilePipeKernel<DIM, KIND, VAR, T, PPT>, L, attr);
-}
-
-template <int KIND, bool VAR, class T, class S, int PPT>
-cudaError_t MarchLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
-{
-  return TileLaunchKernel<T, S>(MarchKernel<KIND, VAR, T, S, PPT>, L, attr);
-}
-
-template <int DIM, bool VAR, class T, class S, int R>
+template <bool VAR, class T, class S, int R>
 cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
-  return TileLaunchKernel<T, S>(TileKernelStrip<DIM, VAR, T, S, R>, L, attr);
+  return TileLaunchKernel<T, S>(TileKernelStrip<VAR, T, S, R>, L, attr);
 }
 
 template <int DIM, int KIND, bool VAR, class T>
@@ -160,55 +142,20 @@ constexpr std::array<Launcher<T>, sizeof...(I)> TileTable(std::index_sequence<I.
   return {{TileEntry<T, I>()...}};
 }
 
-/* Register-strip table (star stencils, 2D and 3D) index: ((dim - 2)*2 + var)*2 + single)*3 + log2(R/4), R = 4, 8, 16;
-   24 entries, null where RegMaxThreads says the strip does not fit the registers. */
+/* Register-strip table (2D star stencils) index: (var*2 + single)*2 + log2(R/4), R = 4, 8; 8 entries. */
 template <class T, std::size_t I>
 constexpr Launcher<T> StripEntry()
 {
-  constexpr int  R      = 4 << (I % 3);
-  constexpr bool single = (I / 3) % 2;
-  constexpr bool var    = (I / 6) % 2;
-  constexpr int  dim    = 2 + (int)(I / 12);
+  constexpr int  R      = 4 << (I % 2);
+  constexpr bool single = (I / 2) % 2;
+  constexpr bool var    = (I / 4) % 2;
   using S               = std::conditional_t<single, float, T>;
-  if constexpr (RegMaxThreads(R, var, (int)sizeof(S), dim) == 0) return nullptr;
-  else return &StripLaunchOne<dim, var, T, S, R>;
+  return &StripLaunchOne<var, T, S, R>;
 }
 template <class T, std::size_t... I>
 constexpr std::array<Launcher<T>, sizeof...(I)> StripTable(std::index_sequence<I...>)
 {
   return {{StripEntry<T, I>()...}};
-}
-
-/* z-marching table (3D only) index: ((box*2 + var)*2 + single)*3 + log2(ppt), ppt = 1, 2, 4; 24 entries. */
-template <class T, std::size_t I>
-constexpr Launcher<T> MarchEntry()
-{
-  constexpr int  lppt   = I % 3;
-  constexpr bool single = (I / 3) % 2;
-  constexpr bool var    = (I / 6) % 2;
-  constexpr int  kind   = (int)(I / 12) ? hj::BOX : hj::STAR;
-  using S               = std::conditional_t<single, float, T>;
-  return &MarchLaunchOne<kind, var, T, S, 1 << lppt>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> MarchTable(std::index_sequence<I...>)
-{
-  return {{MarchEntry<T, I>()...}};
-}
-
-/* Pipelined table index: (dk*2 + var)*4 + log2(ppt); 40 entries (native precision only). */
-template <class T, std::size_t I>
-constexpr Launcher<T> PipeEntry()
-{
-  constexpr int  lppt = I % 4;
-  constexpr bool var  = (I / 4) % 2;
-  constexpr int  dk   = (int)(I / 8);
-  return &PipeLaunchOne<DimOf(dk), KindOf(dk), var, T, 1 << lppt>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> PipeTable(std::index_sequence<I...>)
-{
-  return {{PipeEntry<T, I>()...}};
 }
 
 /* Classic table index: dk*2 + var; 10 entries. */
@@ -227,22 +174,12 @@ template <class T>
 Launcher<T> TileLauncher(const Launch<T> &L)
 {
   static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
-  static constexpr auto strips = StripTable<T>(std::make_index_sequence<24>{});
-  static constexpr auto marches = MarchTable<T>(std::make_index_sequence<24>{});
-  static constexpr auto pipes   = PipeTable<T>(std::make_index_sequence<40>{});
+  static constexpr auto strips = StripTable<T>(std::make_index_sequence<8>{});
   if (L.transpose && (L.regs || !L.xzero)) return nullptr; /* the register-strip kernel has no transposed mode */
-  if (L.march) {
-    if (L.dim != 3 || L.dof != 1 || (L.ppt != 1 && L.ppt != 2 && L.ppt != 4) || L.nthreads > kTileMaxThreads) return nullptr;
-    return marches[(((int)(L.kind == hj::BOX) * 2 + (int)L.var) * 2 + (int)L.single) * 3 + Log2PPT(L.ppt)];
-  }
-  if (L.pipe) {
-    if (L.single || L.transpose || L.dof != 1 || L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads || L.tpb < 1) return nullptr;
-    return pipes[(DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 4 + Log2PPT(L.ppt)];
-  }
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
-    if ((L.dim != 2 && L.dim != 3) || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8 && L.ppt != 16) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T), L.dim)) return nullptr;
-    return strips[(((L.dim - 2) * 2 + (int)L.var) * 2 + (int)L.single) * 3 + (L.ppt == 8 ? 1 : (L.ppt == 16 ? 2 : 0))];
+    if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return nullptr;
+    return strips[((int)L.var * 2 + (int)L.single) * 2 + (L.ppt == 8)];
   }
   if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return nullptr;
   return table[((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt)];

@@ -2,7 +2,7 @@
    least kShell points from each non-periodic face of the domain has the same row, ex45's and most PETSc tutorials'
    operators (a constant stencil with Dirichlet rows, or rows that drop their boundary couplings, on the faces). A
    kernel that knows it reads no coefficient planes there: it moves x and b only, as for a constant stencil, and reads
-   the planes in the boundary shell alone (MarchKernel's cint). One pass over the planes on the device writes one result
+   the planes in the boundary shell alone (Launch.cint). One pass over the planes on the device writes one result
    (the flag and the row, noff + 1 values) and one copy brings it back: the check runs at every PCSetUp, so it costs
    one device-to-host latency, not noff + 2. The planes stay the stencil, so the result is exact either way. */
 #include <petscdevice_cuda.h>

@@ -38,12 +38,9 @@ struct TileParams {
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
   const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
   int               k;                     /* sub-iterations */
-  int               cint;                  /* TileKernel, TileKernelStrip2D, MarchKernel with VAR: points in [ilo, ihi) (owned coordinates) have
+  int               cint;                  /* TileKernel, TileKernelStrip with VAR: points in [ilo, ihi) (owned coordinates) have
                                               the row cst (cstT in T); the coefficient planes are read outside it only */
   long long         ilo[3], ihi[3];
-  long long         nblk;                  /* TilePipeKernel: tiles in this launch (positions n of TileId), */
-  int               tpb;                   /* at most tpb per block, */
-  int               nbufmax, nptsmax;      /* and the stages' sizes in points (hjpipe.cuh) */
   int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
   int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
                                               T's owned points, the whole of W(T) added into y (atomicAdd) */
@@ -273,61 +270,54 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
 }
 
 /*
-  The register-strip tile kernel (2D 5-point and 3D 7-point star; -pc_hjacobi_cuda_kernel registers): the same cycle as
-  TileKernel<DIM, STAR> (same tiles, same shared buffers, same frozen halo, same k Jacobi sweeps, same owned-core
-  write), but each thread owns a strip of R consecutive points along the last direction (y in 2D, z in 3D) of one
-  column of W(T) and keeps the strip's values, plus the point before and the point after it, in registers.
-  TileKernel reads 2 DIM values from shared memory and writes 1 per update; here a sweep of a full strip reads the
-  lateral neighbour columns (2 (DIM - 1) R values) and the points before and after the strip (2, owned by the
-  neighbouring strips), and writes the R new values: (3R + 2) / R accesses per update in 2D (3.5 for R = 4) instead of
-  6, (5R + 2) / R in 3D (5.5 for R = 4) instead of 8.
-  - Threads: thread t has column c = t % NC and strip s = t / NC (points l0 = s*R .. l0+R-1 along the strip), where the
-    column c is i = c in 2D (NC = W0) and (i, j) = (c % W0, c / W0) in 3D (NC = W0 W1), W0 = min(t0, xm0) and
-    W1 = min(t1, xm1) being the widest working region in x and y: consecutive threads hold consecutive points of a row
-    (coalesced global accesses, conflict-free shared rows). The host launches NC * ceil(WL / R) threads (WL the widest
-    extent along the strip; rounded up to a warp). In a clipped tile (narrower, or fewer points along the strip) the
-    threads with no column or strip in it have no points but still take every barrier.
-  - Partial strips: the last strip of a column has r = min(R, wl - l0) points; r < R when R does not divide wl. Its
-    register v[r+1] then holds the halo point after the strip, loaded once: the halo is frozen and the same in both
+  The register-strip tile kernel (2D 5-point star; -pc_hjacobi_cuda_kernel registers, auto's choice for 2D star
+  stencils): the same cycle as TileKernel<2, STAR> (same tiles, same shared buffers, same frozen halo, same k Jacobi
+  sweeps, same owned-core write), but each thread owns a vertical strip of R consecutive points (along y) of one column
+  of W(T) and keeps the strip's values, plus the point above and the point below it, in registers. TileKernel reads 4
+  values from shared memory and writes 1 per update; here a sweep of a full strip reads the two neighbour columns
+  (2R values) and the points above and below the strip (2, owned by the neighbouring strips), and writes the R new
+  values: (3R + 2) / R accesses per update (3.5 for R = 4) instead of 6.
+  - Threads: thread t has column i = t % W0 and strip s = t / W0 (rows l0 = s*R .. l0+R-1), W0 = min(t0, xm0) being
+    the widest working region in x: consecutive threads hold consecutive points of a row (coalesced global accesses,
+    conflict-free shared rows). The host launches W0 * ceil(W1 / R) threads (W1 the tallest working region; rounded up
+    to a warp). In a clipped tile (narrower, or fewer rows) the threads with no column or strip in it have no points
+    but still take every barrier.
+  - Partial strips: the last strip of a column has r = min(R, wy - l0) points; r < R when R does not divide wy. Its
+    register v[r+1] then holds the halo point below the strip, loaded once: the halo is frozen and the same in both
     buffers, and the thread never updates v[q+1] for q >= r. Full strips (r == R, which includes a last strip ending
     exactly at the halo) take a branch without per-point predicates.
   - Jacobi: the R new values are computed from the old registers and the old neighbours, then stored (registers and
     dst). Ping-pong between the two buffers with one __syncthreads() per sweep, exactly as in TileKernel: sweep it
     reads buf[it&1] (written by sweep it-1) and writes buf[(it+1)&1] (read by sweep it-1); the barrier between two
     sweeps orders both the write-before-read and the read-before-write hazards. Neighbours along the strip come from
-    the thread's registers, which hold exactly the previous sweep's values; the points before and after the strip come
+    the thread's registers, which hold exactly the previous sweep's values; the points above and below the strip come
     from src every sweep (they are the neighbouring strips' last/first points).
-  - b and (variable coefficients) the inverse diagonal stay in registers; in 2D also the 4 coefficients of each point.
-    In 3D the 6 coefficients of a point would take the registers the lateral neighbours need: they are read from the
-    planes (L1/L2) in every sweep, except inside the box of constant rows (P.cint), where the row is P.cst.
-  Every update calls hj::PointUpdate<DIM, hj::STAR> with the neighbours in hj::Offset order (-x, +x, -y, +y, -z, +z).
+  - b, and with variable coefficients the inverse diagonal and the 4 coefficients of each point, stay in registers
+    (inside the box of constant rows, P.cint, the row P.cst instead of the planes').
+  Every update calls hj::PointUpdate<2, hj::STAR> with the neighbours in hj::Offset order (-x, +x, -y, +y).
   S other than T: the correction form of TileKernel (kCorrection): zero buffers and registers, b := each point's
   residual formed in T from xpad (step 2), x + delta written in T (step 4).
 */
-template <int DIM, bool VAR, class T, class S, int R>
-__global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S), DIM)) TileKernelStrip(const TileParams<T, S> P)
+template <bool VAR, class T, class S, int R>
+__global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKernelStrip(const TileParams<T, S> P)
 {
-  static_assert(DIM == 2 || DIM == 3, "strips along y (2D) or z (3D)");
-  constexpr bool CORR   = kCorrection<T, S>;
-  constexpr int  NOFF   = 2 * DIM;
-  constexpr int  NLAT   = NOFF - 2;         /* lateral neighbours per point: -x, +x (, -y, +y) */
-  constexpr bool CACHED = VAR && DIM == 2; /* the coefficients in registers */
+  constexpr bool CORR = kCorrection<T, S>;
+  constexpr int  NOFF = 4;
+  constexpr int  NLAT = 2; /* lateral neighbours per point: -x, +x */
   __shared__ hj::Range range[3];
 
-  /* 0. this block's tile (in 2D the z range is the single plane 0) */
-  TileRanges<DIM>(P, range);
-  const hj::Range rx = range[0], ry = range[1], rz = DIM == 3 ? range[2] : hj::Range{0, 1, 0, 1};
-  const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0), wz = (int)(rz.w1 - rz.w0);
-  const int       sx = wx + 2, sy = wy + 2, nbuf = sx * sy * (DIM == 3 ? wz + 2 : 1); /* buffer: W(T) plus halo */
-  const int       ss = DIM == 3 ? sx * sy : sx;                                      /* buffer stride along the strip */
-  const int       wl = DIM == 3 ? wz : wy;                                           /* W(T) along the strip */
+  /* 0. this block's tile */
+  TileRanges<2>(P, range);
+  const hj::Range rx = range[0], ry = range[1];
+  const int       wx = (int)(rx.w1 - rx.w0), wy = (int)(ry.w1 - ry.w0);
+  const int       sx = wx + 2, sy = wy + 2, nbuf = sx * sy; /* buffer: W(T) plus halo */
   S *const        buf0 = reinterpret_cast<S *>(hj_smem);
   S *const        buf1 = buf0 + nbuf;
 
-  /* 1. W(T) + H(T) into both buffers (as TileKernel; the padded box to copy starts at (rx.w0, ry.w0, rz.w0): xsrc);
-     zeros in correction form */
+  /* 1. W(T) + H(T) into both buffers (as TileKernel; the padded box to copy starts at (rx.w0, ry.w0): xsrc); zeros in
+     correction form */
   const long long xs1 = P.box.ext0, xs2 = P.box.ext0 * P.box.ext1; /* xpad's strides */
-  const T *const  xsrc = P.xpad + (rx.w0 + xs1 * ry.w0 + xs2 * rz.w0);
+  const T *const  xsrc = P.xpad + (rx.w0 + xs1 * ry.w0);
   if (CORR || P.xzero) {
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) buf0[e] = buf1[e] = S(0);
   } else {
@@ -335,99 +325,88 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S), DIM)) Ti
 #pragma unroll 4
     for (int e = threadIdx.x; e < nbuf; e += blockDim.x) {
       int x, y, z;
-      Unflatten<DIM>(e, fsx, fsy, x, y, z);
+      Unflatten<2>(e, fsx, fsy, x, y, z);
       const S v = (S)xsrc[x + xs1 * y + xs2 * (long long)z];
       buf0[e] = buf1[e] = v;
     }
   }
 
-  /* 2. this thread's strip: column (i, j) (j = 0 in 2D), points l0 .. l0+r-1 along the strip (r = 0: none) */
-  const int W0 = (int)(P.t[0] < P.box.xm0 ? P.t[0] : P.box.xm0);
-  const int NC = DIM == 3 ? W0 * (int)(P.t[1] < P.box.xm1 ? P.t[1] : P.box.xm1) : W0;
-  const int st = (int)threadIdx.x / NC, col = (int)threadIdx.x - st * NC, l0 = st * R;
-  const int j  = DIM == 3 ? col / W0 : 0, i = col - j * W0;
-  const int r  = (i < wx && j < (DIM == 3 ? wy : 1) && l0 < wl) ? (wl - l0 < R ? wl - l0 : R) : 0;
-  const int cs = (i + 1) + (DIM == 3 ? sx * (j + 1) : 0) + ss * (l0 + 1); /* buffer offset of the strip's first point */
-  const long long us  = DIM == 3 ? P.box.xm0 * P.box.xm1 : P.box.xm0;                                     /* unpadded stride along the strip */
-  const long long ub  = (rx.w0 + i) + P.box.xm0 * ((ry.w0 + (DIM == 3 ? j : l0)) + P.box.xm1 * (rz.w0 + (DIM == 3 ? l0 : 0))); /* unpadded index of the first point */
-  const long long xb  = (i + 1) + xs1 * (j + 1 + (DIM == 3 ? 0 : l0)) + xs2 * (DIM == 3 ? l0 + 1 : 0); /* its offset from xsrc */
-  const long long xst = DIM == 3 ? xs2 : xs1;                                                            /* xpad's stride along the strip */
-  S               bq[R], v[R + 2]; /* v[0]: the point before the strip, v[1..r]: the strip, v[r+1]: the point after it */
-  S               dq[VAR ? R : 1], cq[CACHED ? NOFF : 1][CACHED ? R : 1];
+  /* 2. this thread's strip: column i, rows l0 .. l0+r-1 (r = 0: none) */
+  const int       W0 = (int)(P.t[0] < P.box.xm0 ? P.t[0] : P.box.xm0);
+  const int       st = (int)threadIdx.x / W0, i = (int)threadIdx.x - st * W0, l0 = st * R;
+  const int       r  = (i < wx && l0 < wy) ? (wy - l0 < R ? wy - l0 : R) : 0;
+  const int       cs = (i + 1) + sx * (l0 + 1);                 /* buffer offset of the strip's first point */
+  const long long us = P.box.xm0;                               /* unpadded stride along the strip */
+  const long long ub = (rx.w0 + i) + P.box.xm0 * (ry.w0 + l0); /* unpadded index of the first point */
+  const long long xb = (i + 1) + xs1 * (l0 + 1);                /* its offset from xsrc */
+  S               bq[R], v[R + 2]; /* v[0]: the point above the strip, v[1..r]: the strip, v[r+1]: the point below it */
+  S               dq[VAR ? R : 1], cq[VAR ? NOFF : 1][VAR ? R : 1];
   unsigned        cstm = 0; /* bit q: point q has the constant row P.cst (P.cint): no plane read for it */
   {
 #pragma unroll
     for (int q = 0; q < R; q++) {
       bq[q] = S(0);
-      if constexpr (VAR) dq[q] = S(0);
-      if constexpr (CACHED) {
+      if constexpr (VAR) {
+        dq[q] = S(0);
 #pragma unroll
         for (int s = 0; s < NOFF; s++) cq[s][q] = S(0);
       }
       if (q < r) {
         const long long u  = ub + us * q;
-        const long long gi = rx.w0 + i, gj = ry.w0 + (DIM == 3 ? j : l0 + q), gk = rz.w0 + (DIM == 3 ? l0 + q : 0);
-        const bool      cst = VAR && P.cint && gi >= P.ilo[0] && gi < P.ihi[0] && gj >= P.ilo[1] && gj < P.ihi[1] && gk >= P.ilo[2] && gk < P.ihi[2];
+        const long long gi = rx.w0 + i, gj = ry.w0 + l0 + q;
+        const bool      cst = VAR && P.cint && gi >= P.ilo[0] && gi < P.ihi[0] && gj >= P.ilo[1] && gj < P.ihi[1];
         cstm |= (unsigned)cst << q;
         bq[q] = (S)P.b[u];
         if constexpr (CORR) { /* b := the residual in T, rounded to S; the S coefficients from the T ones */
           T        invd = P.cstT.invdiag;
-          const T *xc   = xsrc + (xb + xst * q);
-          if constexpr (VAR) dq[q] = (S)(invd = cst ? P.cstT.invdiag : P.invdiagT[u]);
-          if constexpr (CACHED) {
+          const T *xc   = xsrc + (xb + xs1 * q);
+          if constexpr (VAR) {
             T c[NOFF];
+            dq[q] = (S)(invd = cst ? P.cstT.invdiag : P.invdiagT[u]);
 #pragma unroll
             for (int s = 0; s < NOFF; s++) cq[s][q] = (S)(c[s] = cst ? P.cstT.c[s] : P.coefT[s * P.nlocal + u]);
-            if (!P.xzero) bq[q] = (S)hj::Residual<DIM, hj::STAR>(xc, xs1, xs2, P.b[u], T(1) / invd, [&](int s) { return c[s]; });
+            if (!P.xzero) bq[q] = (S)hj::Residual<2, hj::STAR>(xc, xs1, xs2, P.b[u], T(1) / invd, [&](int s) { return c[s]; });
           } else if (!P.xzero) {
-            if (!VAR || cst) bq[q] = (S)hj::Residual<DIM, hj::STAR>(xc, xs1, xs2, P.b[u], T(1) / invd, ConstCoef<T>{P.cstT.c});
-            else bq[q] = (S)hj::Residual<DIM, hj::STAR, false>(xc, xs1, xs2, P.b[u], T(1) / invd, GlobalCoef<T>{P.coefT, P.nlocal, u});
+            bq[q] = (S)hj::Residual<2, hj::STAR>(xc, xs1, xs2, P.b[u], T(1) / invd, ConstCoef<T>{P.cstT.c});
           }
         } else if constexpr (VAR) {
           dq[q] = cst ? P.cst.invdiag : P.invdiag[u];
-          if constexpr (CACHED) {
 #pragma unroll
-            for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u];
-          }
+          for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u];
         }
       }
     }
   }
   __syncthreads();
 #pragma unroll
-  for (int q = 0; q < R + 2; q++) v[q] = (r > 0 && q <= r + 1) ? buf0[cs + ss * (q - 1)] : S(0);
+  for (int q = 0; q < R + 2; q++) v[q] = (r > 0 && q <= r + 1) ? buf0[cs + sx * (q - 1)] : S(0);
 
   /* 3. k sweeps with the halo frozen. FULL: r == R, no per-point predicates. */
-  const int lat[4] = {-1, 1, -sx, sx}; /* lateral neighbours in the buffer, hj::Offset order */
-  auto      sweep  = [&](auto full, const S *src, S *dst) {
+  const int lat[NLAT] = {-1, 1}; /* lateral neighbours in the buffer, hj::Offset order */
+  auto      sweep     = [&](auto full, const S *src, S *dst) {
     constexpr bool FULL = decltype(full)::value;
-    const S       *coef = P.coef;
-    if constexpr (VAR && !CACHED) asm volatile("" : "+l"(coef)); /* re-read the planes every sweep (TileKernel) */
-    S nb[NLAT][R], nv[R];
-    v[0] = src[cs - ss];
-    if constexpr (FULL) v[R + 1] = src[cs + ss * R]; /* a partial strip's v[r+1] is the frozen halo */
+    S              nb[NLAT][R], nv[R];
+    v[0] = src[cs - sx];
+    if constexpr (FULL) v[R + 1] = src[cs + sx * R]; /* a partial strip's v[r+1] is the frozen halo */
 #pragma unroll
     for (int q = 0; q < R; q++) {
 #pragma unroll
-      for (int a = 0; a < NLAT; a++) nb[a][q] = (FULL || q < r) ? src[cs + ss * q + lat[a]] : S(0);
+      for (int a = 0; a < NLAT; a++) nb[a][q] = (FULL || q < r) ? src[cs + sx * q + lat[a]] : S(0);
     }
 #pragma unroll
     for (int q = 0; q < R; q++) {
       nv[q] = S(0);
       if (FULL || q < r) {
         auto yn = [&](int s) { return s < NLAT ? nb[s][q] : (s == NLAT ? v[q] : v[q + 2]); }; /* the strip's own neighbours last */
-        if constexpr (CACHED) nv[q] = hj::PointUpdate<DIM, hj::STAR>(yn, v[q + 1], bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
-        else if constexpr (VAR) {
-          if (cstm & (1u << q)) nv[q] = hj::PointUpdate<DIM, hj::STAR>(yn, v[q + 1], bq[q], dq[q], P.omega, ConstCoef<S>{P.cst.c});
-          else nv[q] = hj::PointUpdate<DIM, hj::STAR>(yn, v[q + 1], bq[q], dq[q], P.omega, GlobalCoef<S>{coef, P.nlocal, ub + us * q});
-        } else nv[q] = hj::PointUpdate<DIM, hj::STAR>(yn, v[q + 1], bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
+        if constexpr (VAR) nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
+        else nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
       }
     }
 #pragma unroll
     for (int q = 0; q < R; q++) {
       if (FULL || q < r) {
         v[q + 1]         = nv[q];
-        dst[cs + ss * q] = nv[q];
+        dst[cs + sx * q] = nv[q];
       }
     }
   };
@@ -441,17 +420,16 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S), DIM)) Ti
 
   /* 4. the owned core, from registers (k >= 1): consecutive threads write consecutive points of a row; correction
      form: x + delta */
-  const int ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0), oz0 = (int)(rz.o0 - rz.w0), oz1 = (int)(rz.o1 - rz.w0);
-  const int ol0 = DIM == 3 ? oz0 : oy0, ol1 = DIM == 3 ? oz1 : oy1; /* owned along the strip */
-  if (r > 0 && i >= ox0 && i < ox1 && (DIM == 2 || (j >= oy0 && j < oy1))) {
-    const long long os  = DIM == 3 ? P.y.os2 : P.y.os1;
-    T *const        out = P.y.out + (P.y.obase + (rx.w0 + i) + P.y.os1 * (ry.w0 + (DIM == 3 ? j : l0)) + P.y.os2 * (rz.w0 + (DIM == 3 ? l0 : 0)));
+  const int ox0 = (int)(rx.o0 - rx.w0), ox1 = (int)(rx.o1 - rx.w0), oy0 = (int)(ry.o0 - ry.w0), oy1 = (int)(ry.o1 - ry.w0);
+  if (r > 0 && i >= ox0 && i < ox1) {
+    const long long os  = P.y.os1;
+    T *const        out = P.y.out + (P.y.obase + (rx.w0 + i) + P.y.os1 * (ry.w0 + l0));
 #pragma unroll
     for (int q = 0; q < R; q++) {
-      if (q < r && l0 + q >= ol0 && l0 + q < ol1) {
+      if (q < r && l0 + q >= oy0 && l0 + q < oy1) {
         T val = (T)v[q + 1];
         if constexpr (CORR)
-          if (!P.xzero) val += xsrc[xb + xst * q];
+          if (!P.xzero) val += xsrc[xb + xs1 * q];
         out[os * q] = val;
       }
     }

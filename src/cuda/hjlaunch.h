@@ -6,6 +6,7 @@
 
 #include <cuda_runtime.h>
 #include <cstddef>
+#include <petschjacobi/private/hjtilefit.hpp>
 
 namespace hjcuda
 {
@@ -16,18 +17,15 @@ constexpr int kTileThreadsTarget       = 256; /* threads per block the tile conf
 constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stencils, so that 3D keeps PPT = 1 */
 constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
 constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
+static_assert(kTileMaxThreads * kMaxPointsPerThread == hj::kTileMaxPoints, "the tile fit (hjtilefit.hpp) knows the shared kernel's points");
 constexpr int kClassicBlockSize        = 256;
-/* The register-strip kernel (2D and 3D star): strips of R = 4, 8 or 16 points per thread along the last direction, at
-   most RegMaxThreads threads per block. A thread keeps about R x u values: in 2D u = var ? 10 : 5 (b, inverse diagonal
-   and 4 coefficients when variable; the strip, its two neighbour columns and the new values), in 3D u = var ? 8 : 7
-   (b, the inverse diagonal when variable, the strip, its four lateral neighbours and the new values; the 3D kernel
-   reads variable coefficients through L1 instead of keeping 6 per point), i.e. R x u x ssize / 4 registers: up to 100
-   fit the 128 registers of a 512-thread block, up to 220 the 255 of a 256-thread block; beyond that the
-   instantiation does not exist (0: R = 16 in double, but for the 2D constant case). */
-constexpr int RegMaxThreads(int R, bool var, int ssize, int dim = 2)
+/* The register-strip kernel (2D star): strips of R = 4 or 8 points per thread along y, at most RegMaxThreads threads
+   per block. A thread keeps about R x u values, u = var ? 10 : 5 (b, inverse diagonal and 4 coefficients when
+   variable; the strip, its two neighbour columns and the new values), i.e. R x u x ssize / 4 registers: up to 100 fit
+   the 128 registers of a 512-thread block, up to 220 the 255 of a 256-thread block (R = 8, variable, double: 160). */
+constexpr int RegMaxThreads(int R, bool var, int ssize)
 {
-  const int u = R * (dim == 2 ? (var ? 10 : 5) : (var ? 8 : 7)) * ssize / 4;
-  return u <= 100 ? 512 : (u <= 220 ? 256 : 0);
+  return R * (var ? 10 : 5) * ssize / 4 <= 100 ? 512 : 256;
 }
 constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
 /* The point-block tile kernel (dof > 1): at most this many threads per block (each loops over the tile's points),
@@ -65,14 +63,8 @@ struct Launch {
   bool         var;       /* variable coefficients (else cst) */
   bool         single;    /* tile kernel: sub-iterations in float, in correction form (coeff, invdiagf must be set when
                              var, and diag when dof > 1) */
-  bool         regs;      /* tile kernel: the register-strip kernel (2D and 3D star) instead of the shared one */
-  bool         march;     /* tile kernel: the z-marching kernel (3D, dof 1; hjmarch.cuh) instead of the shared one */
-  bool         pipe;      /* tile kernel: the pipelined shared kernel (hjpipe.cuh: tpb tiles per block, the next one loaded
-                             asynchronously; native precision, dof 1, not transposed) */
-  int          tpb;       /* pipe: tiles per block (the grid is ceil(ntot / tpb) blocks) */
-  int          nbufmax, nptsmax; /* pipe: the largest tile's buffer (W(T) plus halo) and W(T), in points */
-  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4, 8 or 16; with
-                             march positions of a plane per thread, 1, 2 or 4 */
+  bool         regs;      /* tile kernel: the register-strip kernel (2D star) instead of the shared one */
+  int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4 or 8 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;
@@ -91,7 +83,7 @@ struct Launch {
   const unsigned *tileids;                  /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
                                                tiles, ntot of them); nullptr: block b is tile b (TileId in hjkernels.cuh) */
   int          k;                           /* sub-iterations */
-  int          cint;                        /* march with var: every point of the owned-coordinate box [ilo, ihi) has the
+  int          cint;                        /* with var: every point of the owned-coordinate box [ilo, ihi) has the
                                                row cst (the planes are read only outside it, hjinterior.cu) */
   long long    ilo[3], ihi[3];
   int          xzero;                       /* start from x = 0 without reading xpad */
@@ -126,24 +118,4 @@ cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t s
 /* out <- the inverses of the n dof x dof row-major blocks of in (2 <= dof <= kBlockMaxDof) */
 template <class T>
 cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t stream);
-/* Dynamic shared memory of a tile kernel per block: two buffers of nbuf points (the largest working region plus its
-   halo) of dof values in the sub-iterations' scalar (ssize bytes), and for the point-block kernel in correction form
-   (single with dof > 1) the sweeps' right-hand side of the npts points of the working region, in float. */
-constexpr size_t TileSharedBytes(long long nbuf, long long npts, int dof, bool single, size_t ssize)
-{
-  return 2 * (size_t)nbuf * (size_t)dof * ssize + (single && dof > 1 ? (size_t)npts * (size_t)dof * sizeof(float) : 0);
-}
-/* Dynamic shared memory of the pipelined tile kernel per block (hjpipe.cuh): two stages of x (nbuf values: W(T) plus
-   halo) and of b (npts values), and one work buffer of nbuf values. */
-constexpr size_t PipeSharedBytes(long long nbuf, long long npts, size_t ssize)
-{
-  return (size_t)(3 * nbuf + 2 * npts) * ssize;
-}
-/* Dynamic shared memory of the z-marching kernel per block (hjmarch.cuh): 4 plane buffers for each level 0..k-1 and
-   2k+1 for the right-hand side, of np = (wx+2)(wy+2) values (a plane of the working region with its halo ring) of
-   ssize bytes each. */
-constexpr size_t MarchSharedBytes(long long np, int k, size_t ssize)
-{
-  return (size_t)(4 * k + 2 * k + 1) * (size_t)np * ssize;
-}
 } // namespace hjcuda

@@ -1,5 +1,5 @@
 /* The tile skeleton of the CUDA tile kernels: what every kernel does before and after its k sweeps, written once.
-   A kernel (TileKernel, TileKernelBlock; MarchKernel loads per plane and uses the views only) is
+   A kernel (TileKernel, TileKernelBlock) is
      0. TileRanges (hjkernels.cuh) -> hj::TileBox tb = hj::MakeTileBox<DIM>(rx, ry, rz)       (hjindex.hpp)
      1. LoadTile: W(T) + H(T) from xpad into both shared buffers, or zeros (correction form, x = 0)
      2. its own point set-up and k sweeps (buffer offsets: tb.Buffer(buf), owned test: tb.Owned)

@@ -135,8 +135,8 @@ static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, i
   return out;
 }
 
-// One cycle through the emulated kernel. kind: 0 TileKernel (2D), 1 TileKernelStrip<2> (R), 2 TileKernel 1D on rows,
-// 3 TileKernelBlock (dof). split: the tiles in two launches through P.tileids (TileId), in another order (odd ids
+// One cycle through the emulated kernel. kind: 0 TileKernel (2D), 1 TileKernelStrip (R = 4), 2 TileKernel 1D on rows,
+// 3 TileKernelBlock (dof), 4 TileKernelStrip (R = 8). split: the tiles in two launches through P.tileids (TileId), in another order (odd ids
 // ascending, then even ids descending), as a cycle launches its interior tiles during the ghost exchange
 template <class S>
 static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv, int xzero = 0, int transpose = 0, bool split = false)
@@ -180,7 +180,10 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
       else EmuLaunch([&] { var ? TileKernel<1, hj::STAR, true, double, S, 2>(P) : TileKernel<1, hj::STAR, false, double, S, 2>(P); }, nblocks, nth);
     } else if (kind == 1) {
       const int R = 4, nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
-      EmuLaunch([&] { var ? TileKernelStrip<2, true, double, S, 4>(P) : TileKernelStrip<2, false, double, S, 4>(P); }, nblocks, nth);
+      EmuLaunch([&] { var ? TileKernelStrip<true, double, S, 4>(P) : TileKernelStrip<false, double, S, 4>(P); }, nblocks, nth);
+    } else if (kind == 4) {
+      const int R = 8, nth = (W0 * ((W1 + R - 1) / R) + 31) / 32 * 32;
+      EmuLaunch([&] { var ? TileKernelStrip<true, double, S, 8>(P) : TileKernelStrip<false, double, S, 8>(P); }, nblocks, nth);
     } else {
       const int npts = W0 * W1, nth = std::min((npts + 31) / 32 * 32, 256);
       if (dof == 2) EmuLaunch([&] { TileKernelBlock<2, hj::STAR, 2, double, S>(P); }, nblocks, nth);
@@ -249,7 +252,8 @@ int main()
   int     fail = 0;
   Problem p = Make(37, 29, 1, 1e6, false, 1);
   fail += Check("TileKernel 2D star variable", p, 0, true, 16, 12, 4, 2, 3, 0.8);
-  fail += Check("TileKernelStrip<2> R=4 variable (partial)", p, 1, true, 16, 13, 4, 2, 3, 0.9);
+  fail += Check("TileKernelStrip R=4 variable (partial)", p, 1, true, 16, 13, 4, 2, 3, 0.9);
+  fail += Check("TileKernelStrip R=8 variable (partial)", p, 4, true, 16, 13, 4, 2, 3, 0.9);
   Problem pc = Make(37, 29, 1, 1e6, false, 2);
   for (long long u = 0; u < 37 * 29; u++) {
     for (int s = 0; s < 4; s++) pc.coef[s * 37 * 29 + u] = -1.0;
@@ -267,7 +271,8 @@ int main()
       }
   }
   fail += Check("TileKernel 2D star constant", pc, 0, false, 16, 12, 4, 2, 3, 0.8, -1.0, 1 / 4.5);
-  fail += Check("TileKernelStrip<2> R=4 constant", pc, 1, false, 16, 12, 4, 2, 4, 1.0, -1.0, 1 / 4.5);
+  fail += Check("TileKernelStrip R=4 constant", pc, 1, false, 16, 12, 4, 2, 4, 1.0, -1.0, 1 / 4.5);
+  fail += Check("TileKernelStrip R=8 constant (partial)", pc, 4, false, 16, 12, 4, 2, 4, 1.0, -1.0, 1 / 4.5);
   Problem pr = Make(45, 7, 1, 1e6, true, 3);
   fail += Check("TileKernel 1D on rows (zero y couplings)", pr, 2, true, 16, 1, 4, 0, 4, 0.8);
   Problem pb = Make(23, 19, 2, 1e6, false, 4);
@@ -279,7 +284,7 @@ int main()
   fail += CheckZero("TileKernelBlock transposed dof 2", pb, 3, 1, 8, 7, 2, 2, 3, 0.8);
   fail += CheckSplit<double>("split: TileKernel 2D", p, 0, true, 16, 12, 4, 2, 3, 0.8);
   fail += CheckSplit<float>("split: TileKernel 2D single", p, 0, true, 16, 12, 4, 2, 3, 0.8);
-  fail += CheckSplit<double>("split: TileKernelStrip2D", p, 1, true, 16, 13, 4, 2, 3, 0.9);
+  fail += CheckSplit<double>("split: TileKernelStrip", p, 1, true, 16, 13, 4, 2, 3, 0.9);
   fail += CheckSplit<double>("split: TileKernel 1D on rows", pr, 2, true, 16, 1, 4, 0, 4, 0.8);
   fail += CheckSplit<double>("split: TileKernelBlock dof 3", pb3, 3, true, 8, 6, 2, 0, 2, 1.0);
   { /* InvertBlocksKernel: inverse of invdiag back to diag */
@@ -301,7 +306,8 @@ int main()
       }
     g_cint = true;
     fail += Check("TileKernel 2D, constant inside (cint)", pm, 0, true, 16, 12, 4, 2, 3, 0.8);
-    fail += Check("TileKernelStrip<2> R=4, constant inside (cint)", pm, 1, true, 16, 13, 4, 2, 3, 0.9);
+    fail += Check("TileKernelStrip R=4, constant inside (cint)", pm, 1, true, 16, 13, 4, 2, 3, 0.9);
+    fail += Check("TileKernelStrip R=8, constant inside (cint)", pm, 4, true, 16, 13, 4, 2, 3, 0.9);
     g_cint = false;
   }
   std::printf("hjtest %s\n", fail ? "FAIL (emulation)" : "PASS all checks");

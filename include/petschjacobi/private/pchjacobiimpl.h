@@ -74,9 +74,7 @@ typedef struct {
 typedef enum {
   HJ_CUDA_KERNEL_AUTO,
   HJ_CUDA_KERNEL_SHARED,
-  HJ_CUDA_KERNEL_REGISTERS,
-  HJ_CUDA_KERNEL_MARCH,
-  HJ_CUDA_KERNEL_PIPELINED
+  HJ_CUDA_KERNEL_REGISTERS
 } HJCudaKernel;
 PETSC_INTERN const char *const HJCudaKernels[];
 
@@ -106,7 +104,7 @@ typedef struct {
   /* CUDA backend developer options, read in PCSetFromOptions (-pc_hjacobi_cuda_*; no setters); its setup chooses
      the kernel from them */
   HJCudaKernel            cudakernel;
-  PetscInt                cudastrip;     /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8, 16 */
+  PetscInt                cudastrip;     /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
   PetscInt                cudathreads;   /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
   PetscBool               cudaforcetile; /* the tile kernel also for k = 1 (testing) */
   PetscBool               cudaside, cudasideset; /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
