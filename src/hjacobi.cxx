@@ -529,6 +529,9 @@ static PetscErrorCode PCHJacobiSetInnerPrecision_HJacobi(PC pc, PCHJacobiInnerPr
 
   PetscFunctionBegin;
   PetscCheck(ip == PC_HJACOBI_INNER_PRECISION_NATIVE || ip == PC_HJACOBI_INNER_PRECISION_SINGLE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiInnerPrecision %d", (int)ip);
+#if defined(PETSC_USE_COMPLEX)
+  PetscCheck(ip == PC_HJACOBI_INNER_PRECISION_NATIVE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is not available with complex scalars (the fp32 correction form is real only); use -pc_hjacobi_inner_precision native");
+#endif
   hj->inner       = ip;
   pc->setupcalled = 0;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -18,6 +18,7 @@
 #pragma once
 
 #include "hjdispatch.cuh"
+#include <petschjacobi/private/hjextract.hpp>
 
 namespace hjcuda
 {
@@ -97,38 +98,19 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
   }
 }
 
-/* out[p] = in[p]^-1 for the n row-major dof x dof blocks of in: Gauss-Jordan elimination with partial pivoting in T,
-   one thread per block, once per setup. The correction form needs the diagonal blocks D(p) for its residual and the
-   stencil holds their inverses; inverting back costs a rounding of about cond(D(p)) eps, which moves the solution the
-   iteration converges to as much as the inverse itself does in the native mode (its fixed point solves the same
-   A_off x + inv(invdiag) x = b). */
+/* out[p] = in[p]^-1 for the n row-major dof x dof blocks of in: hj::InvertBlock (the extraction's own Gauss-Jordan
+   elimination with partial pivoting, singularity check and FMA guard), one thread per block, once per setup. The
+   correction form needs the diagonal blocks D(p) for its residual and the stencil holds their inverses; inverting back
+   costs a rounding of about cond(D(p)) eps, which moves the solution the iteration converges to as much as the inverse
+   itself does in the native mode (its fixed point solves the same A_off x + inv(invdiag) x = b). in holds inverses of
+   nonsingular blocks; a block that still fails (not finite) is written as NaN, so that the solve stops on it. */
 template <class T>
 __global__ void InvertBlocksKernel(long long n, int dof, const T *in, T *out)
 {
   for (long long p = blockIdx.x * (long long)blockDim.x + threadIdx.x; p < n; p += (long long)gridDim.x * blockDim.x) {
-    T a[kBlockMaxDof * kBlockMaxDof], v[kBlockMaxDof * kBlockMaxDof];
-    for (int e = 0; e < dof * dof; e++) a[e] = in[p * dof * dof + e], v[e] = (e / dof == e % dof) ? T(1) : T(0);
-    for (int c = 0; c < dof; c++) {
-      int piv = c;
-      for (int r = c + 1; r < dof; r++)
-        if ((a[r * dof + c] < 0 ? -a[r * dof + c] : a[r * dof + c]) > (a[piv * dof + c] < 0 ? -a[piv * dof + c] : a[piv * dof + c])) piv = r;
-      for (int j = 0; j < dof; j++) {
-        T t = a[c * dof + j];
-        a[c * dof + j]   = a[piv * dof + j];
-        a[piv * dof + j] = t;
-        t                = v[c * dof + j];
-        v[c * dof + j]   = v[piv * dof + j];
-        v[piv * dof + j] = t;
-      }
-      const T s = T(1) / a[c * dof + c]; /* nonzero: in is the inverse of a nonsingular block */
-      for (int j = 0; j < dof; j++) a[c * dof + j] *= s, v[c * dof + j] *= s;
-      for (int r = 0; r < dof; r++) {
-        const T f = a[r * dof + c];
-        if (r == c || f == T(0)) continue;
-        for (int j = 0; j < dof; j++) a[r * dof + j] -= f * a[c * dof + j], v[r * dof + j] -= f * v[c * dof + j];
-      }
-    }
-    for (int e = 0; e < dof * dof; e++) out[p * dof * dof + e] = v[e];
+    T *o = out + p * dof * dof;
+    if (!hj::InvertBlock<kBlockMaxDof>(dof, in + p * dof * dof, o))
+      for (int e = 0; e < dof * dof; e++) o[e] = T(nan(""));
   }
 }
 
@@ -155,7 +137,7 @@ constexpr Launcher<T> BlockEntry()
   constexpr bool single = I % 2;
   constexpr int  dk     = (int)((I / 2) % 5);
   constexpr int  dof    = (int)(I / 10) + 2;
-  using S               = std::conditional_t<single, float, T>;
+  using S               = InnerScalar<T, single>;
   return &BlockLaunchOne<DimOf(dk), KindOf(dk), dof, T, S>;
 }
 template <class T, std::size_t... I>

@@ -133,7 +133,7 @@ constexpr Launcher<T> TileEntry()
   constexpr bool single = (I / 4) % 2;
   constexpr bool var    = (I / 8) % 2;
   constexpr int  dk     = (int)(I / 16);
-  using S               = std::conditional_t<single, float, T>;
+  using S               = InnerScalar<T, single>;
   return &TileLaunchOne<DimOf(dk), KindOf(dk), var, T, S, 1 << lppt>;
 }
 template <class T, std::size_t... I>
@@ -149,7 +149,7 @@ constexpr Launcher<T> StripEntry()
   constexpr int  R      = 4 << (I % 2);
   constexpr bool single = (I / 2) % 2;
   constexpr bool var    = (I / 4) % 2;
-  using S               = std::conditional_t<single, float, T>;
+  using S               = InnerScalar<T, single>;
   return &StripLaunchOne<var, T, S, R>;
 }
 template <class T, std::size_t... I>
@@ -209,9 +209,12 @@ cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaS
 template <class T>
 cudaError_t ConvertToFloat(long long n, const T *from, float *to, cudaStream_t stream)
 {
-  if (n <= 0) return cudaSuccess;
-  const long long nb = (n + 255) / 256;
-  ConvertKernel<float, T><<<(unsigned)(nb < 65536 ? nb : 65536), 256, 0, stream>>>(n, from, to);
-  return cudaGetLastError();
+  if constexpr (hj::IsComplex<T>::value) return cudaErrorNotSupported; /* no single mode for complex scalars */
+  else {
+    if (n <= 0) return cudaSuccess;
+    const long long nb = (n + 255) / 256;
+    ConvertKernel<float, T><<<(unsigned)(nb < 65536 ? nb : 65536), 256, 0, stream>>>(n, from, to);
+    return cudaGetLastError();
+  }
 }
 } // namespace hjcuda

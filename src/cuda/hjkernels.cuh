@@ -81,7 +81,14 @@ template <class S>
 struct GlobalCoef { /* read from the planes in global memory (read-only path) every time */
   const S  *coef;
   long long nlocal, u;
-  __device__ __forceinline__ S operator()(int s) const { return __ldg(coef + s * nlocal + u); }
+  __device__ __forceinline__ S operator()(int s) const
+  {
+    if constexpr (hj::IsComplex<S>::value) { /* a complex value through the read-only path as two reals */
+      using R       = decltype(S().real());
+      const R *p    = reinterpret_cast<const R *>(coef + s * nlocal + u);
+      return S(__ldg(p), __ldg(p + 1));
+    } else return __ldg(coef + s * nlocal + u);
+  }
 };
 template <class S>
 struct ZeroCoef {

@@ -7,9 +7,16 @@
 #include <cuda_runtime.h>
 #include <cstddef>
 #include <petschjacobi/private/hjtilefit.hpp>
+#include <petschjacobi/private/hjpoint.hpp>
+#include <type_traits>
 
 namespace hjcuda
 {
+/* The scalar of the sub-iterations: float in single inner precision on real scalars. Complex scalars have no single
+   mode (PCSetUp refuses it), and their single table entries name the native instantiations. */
+template <class T, bool single>
+using InnerScalar = std::conditional_t<single && !hj::IsComplex<T>::value, float, T>;
+
 /* The tile kernel runs at most this many threads per block; __launch_bounds__ then gives each thread up to 128
    registers, enough for kCachedCoefBytes of coefficients plus b, invdiag and the value of each of its points. */
 constexpr int kTileMaxThreads          = 512;

@@ -48,8 +48,14 @@ __device__ __forceinline__ void Unflatten(int e, const FastDiv &nx, const FastDi
 template <class T>
 __device__ __forceinline__ void PutResult(T *p, T v, bool add)
 {
-  if (add) atomicAdd(p, v);
-  else *p = v;
+  if (add) {
+    if constexpr (hj::IsComplex<T>::value) { /* the real and the imaginary part, each atomically */
+      using R = decltype(v.real());
+      R *q    = reinterpret_cast<R *>(p);
+      atomicAdd(q, v.real());
+      atomicAdd(q + 1, v.imag());
+    } else atomicAdd(p, v);
+  } else *p = v;
 }
 
 /* Step 1: both buffers (DOF * tb.BufferPoints() values of S each, buffer coordinates) <- W(T) + H(T) of x, a padded
