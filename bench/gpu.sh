@@ -35,6 +35,9 @@ if [ "$cmd" = prepare ]; then
   cp -ru "$HJ_PETSC_CUDA_PKG/debs" "$dev/petsc-cuda/"
   PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$dev/$build" -j "${NP:-$(nproc)}"
+  # what the GPU machine does not need (the device tool carries at most 64 MiB): objects, CMake's compiler probes
+  find "$dev/$build" -name '*.o' -delete
+  rm -rf "$dev/$build"/CMakeFiles/[0-9]*
   # the commit (and whether the tree had changes), and the path the build was configured at (ctest files hold it)
   { git -C "$HJ_SRC" rev-parse HEAD 2>/dev/null || echo unknown
     git -C "$HJ_SRC" status --porcelain 2>/dev/null | grep -q . && echo "(with uncommitted changes)" || echo; } > "$dev/COMMIT"
