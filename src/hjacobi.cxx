@@ -1056,6 +1056,8 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
   hj->overlapcomm = PETSC_TRUE;
   hj->debugfailalloc = -1;
+  hj->abisize        = sizeof(PC_HJacobi);
+  hj->abilast        = offsetof(PC_HJacobi, abiend);
 
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;

@@ -752,4 +752,15 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", HJCudaExtract, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};
+/* The CUDA backend's first operation: the host and CUDA compilers must agree on PC_HJacobi's layout (HJ_SCALAR_ALIGN) */
+static PetscErrorCode HJExtract_CUDA(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(hj->abisize == sizeof(PC_HJacobi) && hj->abilast == offsetof(PC_HJacobi, abiend), PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host and CUDA compilers lay out PC_HJacobi differently (%zu and %zu bytes, last member at %zu and %zu): a PetscScalar member without HJ_SCALAR_ALIGN", hj->abisize, sizeof(PC_HJacobi), hj->abilast, offsetof(PC_HJacobi, abiend));
+  PetscCall(HJCudaExtract(pc, A, st, valuesonly));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const HJBackendOps HJBackendCUDA = {"cuda", HJExtract_CUDA, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};

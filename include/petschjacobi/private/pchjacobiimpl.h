@@ -34,6 +34,11 @@ typedef struct {
   PetscInt       *rstart; /* rstart[r]: first global (PETSc-ordering) index owned by rank r (size+1 entries) */
 } HJLayout;
 
+/* PetscScalar members of the structures that host (C++) and CUDA translation units share: complex PetscScalar is
+   std::complex (alignment 8) in the former and thrust::complex (alignment 16) in the latter, so without an explicit
+   alignment the two would lay out the same structure differently */
+#define HJ_SCALAR_ALIGN alignas(sizeof(PetscScalar))
+
 /* The operator as a stencil (ALGORITHM.md "Operator"), structure of arrays over owned points, x fastest.
    dof = 1: one coefficient per offset and point. dof > 1: a dof x dof block (row-major: [c][c'] couples field c of
    the point with field c' of the neighbour) per offset and point, and the inverse of the diagonal block per point. */
@@ -46,8 +51,8 @@ typedef struct {
   PetscScalar *invdiag;  /* [nlocal][dof*dof]: inverse of the diagonal block (dof = 1: 1/A[p,p]) */
   PetscBool    zerodir[3]; /* every coupling of an offset with a component along d is zero on this rank (dof = 1): the
                               rows along d are independent here, and any tiling along d gives the same result */
-  PetscScalar  ccoef[26];
-  PetscScalar  cinvdiag;
+  HJ_SCALAR_ALIGN PetscScalar ccoef[26];
+  HJ_SCALAR_ALIGN PetscScalar cinvdiag;
   PetscBool    ondevice;   /* extracted on the device: coef and invdiag are NULL until a host user asks for them
                               (HJCudaStencilToHost); the planes live in `device` */
   void        *device;                       /* a backend's device copy of this stencil, made lazily by that backend */
@@ -94,6 +99,8 @@ typedef struct {
 } HJOmega;
 
 typedef struct {
+  size_t abisize, abilast; /* sizeof(PC_HJacobi) and offsetof(PC_HJacobi, abiend) as the host compiler lays it out:
+                              the CUDA backend checks that nvcc agrees (HJ_SCALAR_ALIGN) */
   /* parameters (ALGORITHM.md) */
   PetscInt                tile[3], overlap[3], subits, cycles;
   PetscReal               omega; /* in use (after setup: the one chosen, see om) */
@@ -132,6 +139,7 @@ typedef struct {
   PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
   KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
   PetscInt nsolving;
+  char     abiend; /* last member (abilast) */
 } PC_HJacobi;
 
 enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };

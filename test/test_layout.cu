@@ -1,0 +1,2 @@
+/* test_layout.cxx compiled by nvcc */
+#include "test_layout.cxx"
