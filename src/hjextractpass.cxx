@@ -218,7 +218,7 @@ public:
     bool         ok;
     if (DOF == 1) {
       ok     = diag[0] != (PetscScalar)0;
-      inv[0] = 1.0 / diag[0];
+      inv[0] = hj::Recip(diag[0]);
     } else ok = hj::InvertBlock<HJ_MAX_DOF>(DOF, diag, inv);
     if (!ok && res->singular < 0) res->singular = u;
   }

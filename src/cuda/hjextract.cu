@@ -196,7 +196,7 @@ __global__ void ValueKernel(Args a)
     }
     if constexpr (DOF == 1) {
       if (!hasdiag || diag[0] == (PetscScalar)0) key = (unsigned long long)u;
-      a.invdiag[u] = (PetscScalar)1 / diag[0];
+      a.invdiag[u] = hj::Recip(diag[0]);
     } else {
       PetscScalar inv[bs2];
       if (!hj::InvertBlock<DOF>(DOF, diag, inv)) key = (unsigned long long)u;

@@ -53,6 +53,31 @@ HJ_HD T MulSub(T a, T b, T c)
   }
 }
 
+/* a * b, complex: each product and sum rounded once (no fused multiply-add, as MulSub), the same on host and device */
+template <class T>
+HJ_HD T Mul(T a, T b)
+{
+  if constexpr (IsComplex<T>::value) {
+    using R = decltype(a.real());
+    return T(MulSub<R>(MulSub<R>(0, -a.real(), b.real()), a.imag(), b.imag()), MulSub<R>(MulSub<R>(0, -a.real(), b.imag()), -a.imag(), b.real()));
+  } else return a * b;
+}
+
+/* 1/a: real IEEE division; complex: Smith's algorithm with every operation rounded once, so that the host (std::complex)
+   and the device (thrust::complex) compute the same bits (their own complex divisions use different algorithms) */
+template <class T>
+HJ_HD T Recip(T a)
+{
+  if constexpr (IsComplex<T>::value) {
+    using R      = decltype(a.real());
+    const R c    = a.real(), d = a.imag();
+    const bool x = (c < 0 ? -c : c) >= (d < 0 ? -d : d);
+    const R r    = x ? d / c : c / d;
+    const R den  = x ? MulSub<R>(c, -d, r) : MulSub<R>(d, -c, r); /* c + d r, or d + c r */
+    return x ? T((R)1 / den, -r / den) : T(r / den, (R)-1 / den);
+  } else return (T)1 / a;
+}
+
 /* |x| for pivoting: |re| + |im| for complex values */
 template <class T>
 HJ_HD auto PivotSize(const T &x)
@@ -89,10 +114,10 @@ HJ_HD bool InvertBlock(int n, const T *A, T *inv)
         inv[k * n + j] = inv[piv * n + j];
         inv[piv * n + j] = ti;
       }
-    const T d = (T)1 / a[k * n + k];
+    const T d = Recip(a[k * n + k]);
     for (int j = 0; j < n; j++) {
-      a[k * n + j] *= d;
-      inv[k * n + j] *= d;
+      a[k * n + j]   = Mul(a[k * n + j], d);
+      inv[k * n + j] = Mul(inv[k * n + j], d);
     }
     for (int i = 0; i < n; i++) {
       const T f = a[i * n + k];
