@@ -4,8 +4,8 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjextract.hpp>
 
-/* the re-indexing itself, on host arrays; stT's arrays are allocated by the caller (same kind, noff and dof as st) */
-void HJStencilTransposeHost(const HJLayout *L, const HJStencil *st, HJStencil *stT)
+/* the re-indexing itself, on host arrays; stT's arrays are allocated (same kind, noff and dof as st) */
+static void TransposeHost(const HJLayout *L, const HJStencil *st, HJStencil *stT)
 {
   const PetscInt N = L->nlocal, dof = st->dof, bs2 = dof * dof, dim = L->dim;
 
@@ -38,8 +38,20 @@ void HJStencilTransposeHost(const HJLayout *L, const HJStencil *st, HJStencil *s
   }
 }
 
-/* hj->stT from hj->st, where st lives (a device stencil: by a kernel). stT has no compact constant form and claims no
-   direction without couplings: both are optimisations of A's kernels, and a re-indexed stencil is correct without. */
+PetscErrorCode HJStencilTransposeOnHost(const HJLayout *L, const HJStencil *st, HJStencil *stT)
+{
+  const size_t nd = (size_t)L->nlocal * st->dof * st->dof;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nd * st->noff, &stT->coef));
+  PetscCall(PetscMalloc1(nd, &stT->invdiag));
+  TransposeHost(L, st, stT);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* hj->stT from hj->st, where st lives (the backend in use re-indexes a stencil it keeps on the device). stT has no
+   compact constant form and claims no direction without couplings: both are optimisations of A's kernels, and a
+   re-indexed stencil is correct without. */
 PetscErrorCode HJStencilTranspose(PC pc)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
@@ -52,17 +64,10 @@ PetscErrorCode HJStencilTranspose(PC pc)
   stT->kind = st->kind;
   stT->noff = st->noff;
   stT->dof  = st->dof;
-  if (st->ondevice) {
-#if defined(HJACOBI_WITH_CUDA)
-    PetscCall(HJCudaStencilTranspose(L, st, stT));
-#else
-    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "A device stencil in a build without CUDA");
-#endif
-  } else {
-    const size_t nd = (size_t)L->nlocal * st->dof * st->dof;
-    PetscCall(PetscMalloc1(nd * st->noff, &stT->coef));
-    PetscCall(PetscMalloc1(nd, &stT->invdiag));
-    HJStencilTransposeHost(L, st, stT);
+  if (hj->ops && hj->ops->transpose) PetscCall((*hj->ops->transpose)(pc, st, stT));
+  else {
+    PetscCheck(!st->ondevice, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "A device stencil and a backend that cannot transpose it");
+    PetscCall(HJStencilTransposeOnHost(L, st, stT));
   }
   hj->hasT = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -60,7 +60,7 @@ for cfg in "${configs[@]}"; do
   for cu in "$root"/src/cuda/*.cu; do
     n=$((n + 1))
     if ! "$nvcc" -c -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DHJACOBI_WITH_CUDA=1 -Xcompiler -fPIC \
-        -I"$root/include" -I"$inc" $mpiinc "${stub[@]}" "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
+        -I"$root/include" -I"$root/src" -I"$inc" $mpiinc "${stub[@]}" "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
       echo "check-cuda-headers: $cfg: $(basename "$cu") FAILED"; head -20 "$work/log"; bad=$((bad + 1))
     fi
   done

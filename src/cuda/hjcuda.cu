@@ -38,10 +38,12 @@
 
    Measured figures (per cycle and per inner sweep, fp64 against the correction form) are in bench/TUNING.md. */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
 #include "hjlaunch.h"
 #include "hjcudastencil.h" /* HJCudaStencil: an uploaded stencil needs nothing on the device when constant */
+#include "host/hjhost.h" /* the host backend's cycles: the fallback for vectors that live on the host */
+
+const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
 /* The kernel variant of one stencil, chosen at setup (the rules above). */
 typedef enum {
@@ -111,7 +113,7 @@ static PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscB
   PetscFunctionBegin;
   PetscCheck(!st->ondevice || (d && d->nlocal == nlocal && d->noff == st->noff && d->dof == st->dof), PETSC_COMM_SELF, PETSC_ERR_PLIB, "A stencil extracted on the device does not fit the layout");
   if (d && (d->nlocal != nlocal || d->noff != st->noff || d->constant != st->constant || d->dof != st->dof)) { /* not a copy of this stencil */
-    PetscCall(HJCudaStencilDestroy(&st->device));
+    PetscCall(HJStencilDropDevice(st));
     d = NULL;
   }
   if (!d) {
@@ -211,8 +213,11 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
   hjcuda::Launch<PetscScalar> *L    = &p->L;
 
   PetscFunctionBegin;
+  HJCudaOptions *o;
+
+  PetscCall(HJCudaOptionsGet(pc, &o));
   if (ly->dof > 1) { /* the point-block tile kernel: its threads loop over the tile's points */
-    PetscCheck(hj->cudakernel != HJ_CUDA_KERNEL_REGISTERS, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles dof = 1 only; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dof);
+    PetscCheck(o->kernel != HJ_CUDA_KERNEL_REGISTERS, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles dof = 1 only; this DMDA has dof = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dof);
     PetscCheck(ly->dof <= hjcuda::kBlockMaxDof, comm, PETSC_ERR_SUP, "The CUDA backend handles dof <= %d fields per point; this DMDA has %" PetscInt_FMT, hjcuda::kBlockMaxDof, ly->dof);
     L->nthreads = (int)PetscMin((npts + 31) / 32 * 32, (long long)hjcuda::kBlockMaxThreads);
     L->ppt      = (int)((npts + L->nthreads - 1) / L->nthreads); /* informative: the kernel loops */
@@ -220,10 +225,10 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
 
   /* auto: the 1D kernel on rows for 2D star stencils without y couplings (decided by the caller); else the
      register-strip kernel wherever it applies (2D star, a block that fits), else the shared-memory one */
-  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS || (hj->cudakernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && ly->dim == 2))) { /* strips of R points along y: W0 columns x ceil(W1/R) strips of threads */
+  if (ly->dof == 1 && p->variant != HJ_CUDA_ROWS && !L->transpose && (o->kernel == HJ_CUDA_KERNEL_REGISTERS || (o->kernel == HJ_CUDA_KERNEL_AUTO && st->kind == hj::STAR && ly->dim == 2))) { /* strips of R points along y: W0 columns x ceil(W1/R) strips of threads */
     const int       S  = L->single ? (int)sizeof(float) : (int)sizeof(PetscScalar);
     const long long NC = p->W[0], WL = p->W[1]; /* columns, and points along the strip */
-    const int       R0 = hj->cudastrip ? (int)hj->cudastrip : 4, R1 = hj->cudastrip ? (int)hj->cudastrip : 8;
+    const int       R0 = o->strip ? (int)o->strip : 4, R1 = o->strip ? (int)o->strip : 8;
     const int       ppt = L->ppt, nthreads = L->nthreads;
 
     PetscCheck(ly->dim == 2 && st->kind == hj::STAR, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only: use -pc_hjacobi_cuda_kernel shared (or auto)");
@@ -236,7 +241,7 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
         if ((pass || nth <= target) && nth <= hjcuda::RegMaxThreads(R, !st->constant, S)) L->ppt = R, L->nthreads = (int)nth;
       }
     }
-    if (!L->ppt && hj->cudakernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
+    if (!L->ppt && o->kernel == HJ_CUDA_KERNEL_AUTO) { /* does not fit: the shared-memory kernel */
       L->regs     = false;
       p->variant  = HJ_CUDA_SHARED;
       L->ppt      = ppt;
@@ -301,19 +306,22 @@ static PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose
   const HJLayout              *ly   = &hj->layout;
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
-  const int                    target = hj->cudathreads ? (int)hj->cudathreads : ((st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget);
+  int                          target;
   long long                    npts = 1;
   PetscLogDouble               workpoints = 1;
   PetscBool                    tile, rows;
   const HJCudaStencil         *d;
+  HJCudaOptions               *o;
 
   PetscFunctionBegin;
+  PetscCall(HJCudaOptionsGet(pc, &o));
+  target = o->threads ? (int)o->threads : ((st->kind == hj::BOX && !st->constant) ? hjcuda::kTileThreadsTargetBoxVar : hjcuda::kTileThreadsTarget);
   for (PetscInt k = 0; k < 3; k++) /* the classic and copy kernels index a direction with int (x: scalars, dof per point) */
     PetscCheck(ly->xm[k] * (k ? 1 : ly->dof) < 2147483647, comm, PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", k, ly->xm[k], ly->dof);
   PetscCall(HJCudaPlanDestroy(p));
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  tile      = (PetscBool)(hj->subits > 1 || hj->cudaforcetile || ly->dof > 1 || transpose);
-  rows      = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && hj->cudakernel == HJ_CUDA_KERNEL_AUTO);
+  tile      = (PetscBool)(hj->subits > 1 || o->forcetile || ly->dof > 1 || transpose);
+  rows      = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && o->kernel == HJ_CUDA_KERNEL_AUTO);
   L->transpose = transpose; /* with xzero: a transposed correction always starts from zero */
   L->xzero     = transpose;
   L->single = tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float);
@@ -487,6 +495,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
   Vec                hostvec;
   cudaStream_t       stream;
   const HJCudaPlan  *p;
+  HJCudaOptions     *o;
 
   PetscFunctionBegin;
   if (n <= 0) {
@@ -502,12 +511,13 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HJCudaPlanOf(pc, st, stream, &p));
+  PetscCall(HJCudaOptionsGet(pc, &o));
 
   hjcuda::Launch<PetscScalar>       L = p->L; /* the plan's descriptor; a cycle sets only the arrays and the stream */
   const long long                   ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
   const hjcuda::Output<PetscScalar> toy  = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
   const hjcuda::Output<PetscScalar> tox  = {xa, 0, xm0, xm0 * xm1};
-  const PetscBool                   side = (PetscBool)(cu->side && HJCudaSideStream(hj)); /* made at setup when the plan is split */
+  const PetscBool                   side = (PetscBool)(cu->side && HJCudaSideStream(o)); /* made at setup when the plan is split */
 
   L.stream = stream;
   L.b      = ba;
@@ -555,7 +565,7 @@ static PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Pe
     L.y     = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
-    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_TRUE) && p->tileids);
+    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && p->tileids);
     const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
@@ -637,9 +647,11 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   HJCuda         *cu = (HJCuda *)hj->data;
   const HJLayout *ly = &hj->layout;
   cudaStream_t    stream;
+  HJCudaOptions  *o;
 
   PetscFunctionBegin;
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  PetscCall(HJCudaOptionsGet(pc, &o));
   if (!cu) {
     int            dev;
     cudaDeviceProp prop;
@@ -651,7 +663,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCall(PetscStrncpy(cu->name, prop.name, sizeof(cu->name)));
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
-  if (hj->cudakernel == HJ_CUDA_KERNEL_REGISTERS)
+  if (o->kernel == HJ_CUDA_KERNEL_REGISTERS)
     PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim,
                hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
@@ -692,6 +704,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
     PetscCallCUDA(cudaStreamGetPriority(stream, &cu->petscprio));
     PetscCall(PetscInfo(pc, "Split cycles: second stream at priority %d, PETSc's stream at %d (lower is more urgent)\n", cu->sideprio, cu->petscprio));
   }
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -701,6 +714,7 @@ static PetscErrorCode HJReset_CUDA(PC pc)
   HJCuda     *cu = (HJCuda *)hj->data;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", NULL));
   if (!cu) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCallCUDA(cudaFree(cu->xpad));
   PetscCallCUDA(cudaFree(cu->ypad));
@@ -724,32 +738,128 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   const HJCuda     *cu = (const HJCuda *)hj->data;
   const HJCudaPlan *p  = cu ? &cu->plan : NULL;
   PetscBool         ascii;
+  HJCudaOptions    *o;
 
   PetscFunctionBegin;
+  PetscCall(HJCudaOptionsGet(pc, &o));
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
     const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : "")));
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
-                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), hj->cudakernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
+                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
                                      p->L.single ? "single precision" : "PetscScalar"));
   } else {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[hj->cudakernel]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[o->kernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
   }
   if (p->tileids) {
     const char *how = "not used: -pc_hjacobi_overlap_comm false";
     char        side[256];
 
-    if (HJOverlapComm(hj, PETSC_TRUE) && cu->side && HJCudaSideStream(hj)) {
-      PetscCall(PetscSNPrintf(side, sizeof(side), "launched on a second stream during the exchange, priority %d%s PETSc's stream%s", cu->sideprio, cu->sideprio > cu->petscprio ? " below" : ", as", hj->cudasideset ? "" : "; MPI is not GPU-aware"));
+    if (HJOverlapComm(hj) && cu->side && HJCudaSideStream(o)) {
+      PetscCall(PetscSNPrintf(side, sizeof(side), "launched on a second stream during the exchange, priority %d%s PETSc's stream%s", cu->sideprio, cu->sideprio > cu->petscprio ? " below" : ", as", o->sideset ? "" : "; MPI is not GPU-aware"));
       how = side;
-    } else if (HJOverlapComm(hj, PETSC_TRUE)) how = "launched during the exchange on PETSc's stream";
+    } else if (HJOverlapComm(hj)) how = "launched during the exchange on PETSc's stream";
     else if (!hj->overlapcommset) how = "not used: MPI is not GPU-aware";
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", HJCudaExtract, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA};
+PetscErrorCode HJCudaOptionsGet(PC pc, HJCudaOptions **opts)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (!hj->backendopts[PC_HJACOBI_BACKEND_CUDA]) {
+    HJCudaOptions *o;
+
+    PetscCall(PetscNew(&o));
+    o->kernel    = HJ_CUDA_KERNEL_AUTO;
+    o->failalloc = -1;
+    hj->backendopts[PC_HJACOBI_BACKEND_CUDA] = o;
+  }
+  *opts = (HJCudaOptions *)hj->backendopts[PC_HJACOBI_BACKEND_CUDA];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the developer options: the plan is chosen from them, so a change sets the PC up again */
+static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
+{
+  HJCudaOptions *o;
+  PetscInt       kernel, strip, threads;
+  PetscBool      forcetile, flg;
+
+  PetscFunctionBegin;
+  PetscCall(HJCudaOptionsGet(pc, &o));
+  /* test hook, not listed by -help: the given rank's device extraction fails to allocate its planes, as on a full GPU,
+     so a test can see every rank stop (cuda_err_extract_alloc_np2) */
+  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_debug_fail_alloc", &o->failalloc, NULL));
+  kernel    = o->kernel;
+  strip     = o->strip;
+  threads   = o->threads;
+  forcetile = o->forcetile;
+  PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
+  PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
+  PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
+  PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
+  PetscCheck(threads == 0 || (threads >= 32 && threads <= 512 && threads % 32 == 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_threads %" PetscInt_FMT ": give a multiple of 32 from 32 to 512 (or 0: the default)", threads);
+  PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
+  /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
+  PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(o), &o->side, &flg));
+  if (flg) o->sideset = PETSC_TRUE;
+  if (kernel != (PetscInt)o->kernel || strip != o->strip || threads != o->threads || forcetile != o->forcetile) pc->setupcalled = 0;
+  o->threads   = threads;
+  o->kernel    = (HJCudaKernel)kernel;
+  o->strip     = strip;
+  o->forcetile = forcetile;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A^T's stencil: on the device for a device stencil, else re-indexed on the host (uploaded by its plan) */
+static PetscErrorCode HJTranspose_CUDA(PC pc, const HJStencil *st, HJStencil *stT)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (st->ondevice) PetscCall(HJCudaStencilTranspose(&hj->layout, st, stT));
+  else PetscCall(HJStencilTransposeOnHost(&hj->layout, st, stT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The omega estimate's D^{-1} for CUDA vectors: a CUDA vector on the stencil's arrays (the device one of a device
+   stencil, else the host one, uploaded at first use); no copy */
+static PetscErrorCode HJInvDiag_CUDA(PC pc, const HJStencil *st, Vec like, Vec *dinv)
+{
+  PC_HJacobi        *hj  = (PC_HJacobi *)pc->data;
+  const PetscInt     n   = hj->layout.nlocal;
+  const PetscScalar *dev = st->ondevice ? ((const HJCudaStencil *)st->device)->invdiag : NULL;
+  MPI_Comm           comm;
+  PetscMPIInt        size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectGetComm((PetscObject)pc, &comm));
+  PetscCallMPI(MPI_Comm_size(comm, &size));
+  PetscCheck(dev || st->invdiag, comm, PETSC_ERR_PLIB, "No inverse diagonal to estimate with");
+  if (size == 1) PetscCall(VecCreateSeqCUDAWithArrays(PETSC_COMM_SELF, 1, n, st->invdiag, dev, dinv));
+  else PetscCall(VecCreateMPICUDAWithArrays(comm, 1, n, PETSC_DECIDE, st->invdiag, dev, dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dof > 1: AIJCUSPARSE, whose COO takes device values: the device inverse blocks of a device stencil as they are */
+static PetscErrorCode HJInvDiagBlocks_CUDA(PC pc, const HJStencil *st, MatType *mtype, const PetscScalar **vals)
+{
+  PetscFunctionBegin;
+  *mtype = MATAIJCUSPARSE;
+  *vals  = st->invdiag;
+  if (!*vals && st->ondevice) *vals = ((const HJCudaStencil *)st->device)->invdiag;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const char *const HJCudaVecTypes[] = {VECCUDA, VECSEQCUDA, VECMPICUDA, NULL};
+
+/* name, type, device, vector types, options, extract, setup, cycles, reset, view, transposed correction, transpose,
+   D^{-1} (dof 1, dof > 1) and start vector of the omega estimate */
+const HJBackendOps HJBackendCUDA = {"cuda", PC_HJACOBI_BACKEND_CUDA, PETSC_TRUE, HJCudaVecTypes, HJSetFromOptions_CUDA, HJCudaExtract, HJSetup_CUDA, HJCycles_CUDA, HJReset_CUDA, HJView_CUDA, HJCorrectT_CUDA, HJTranspose_CUDA, HJInvDiag_CUDA, HJInvDiagBlocks_CUDA, HJCudaFillStart};

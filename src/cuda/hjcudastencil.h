@@ -2,7 +2,7 @@
    the device extraction (hjextract.cu: written in place from the aijcusparse Pmat). */
 #pragma once
 
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include "hjcuda.h"
 
 struct HJCudaPattern; /* hjextract.cu: what the device extraction keeps per nonzero pattern */
 
@@ -18,7 +18,6 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
 PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
-PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
 /* the last argument: the rank whose allocation of the planes fails (test hook -pc_hjacobi_debug_fail_alloc), -1 none */
 PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *, PetscInt);
 /* hjinterior.cu: whether the points of the owned-coordinate box [ilo, ihi) all have one row (dof 1, variable planes),

@@ -9,7 +9,6 @@
    pass over the planes (constant coefficients, directions without couplings); one small result comes back. */
 #include <cstring> /* memset */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjextract.hpp>
 #include "hjcudastencil.h"
 
@@ -565,8 +564,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
   PetscCall(UseDevice(pc, A, &dev));
   if (!dev) {
     if (valuesonly && !st->ondevice) {
-      PetscCall(HJStencilExtractValues(A, L, st, &fits));
-      if (fits && st->device) PetscCall((*st->devicedestroy)(&st->device)); /* the upload holds the old values */
+      PetscCall(HJStencilExtractValues(A, L, st, &fits)); /* drops the upload, which holds the old values */
     }
     if (!fits) PetscCall(HJStencilExtract(A, L, st));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -586,7 +584,11 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
     PetscCall(CSRRestore(&csr, &a));
     if (!fits) PetscCall(PetscInfo(pc, "new values need another stencil kind: full extraction\n"));
   }
-  if (!fits) PetscCall(HJCudaExtractFull(A, L, st, hj->debugfailalloc));
+  if (!fits) {
+    HJCudaOptions *o;
+    PetscCall(HJCudaOptionsGet(pc, &o));
+    PetscCall(HJCudaExtractFull(A, L, st, o->failalloc));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -613,10 +615,11 @@ PetscErrorCode HJCudaStencilToHost(HJStencil *st)
 }
 
 /* stT (kind, noff, dof set) from the device stencil st, on the device */
-PetscErrorCode HJCudaStencilTranspose(const HJLayout *L, HJStencil *st, HJStencil *stT)
+PetscErrorCode HJCudaStencilTranspose(const HJLayout *L, const HJStencil *st, HJStencil *stT)
 {
-  HJCudaStencil *d = (HJCudaStencil *)st->device, *t;
-  const size_t   nd = (size_t)L->nlocal * st->dof * st->dof;
+  const HJCudaStencil *d = (const HJCudaStencil *)st->device;
+  HJCudaStencil       *t;
+  const size_t         nd = (size_t)L->nlocal * st->dof * st->dof;
   cudaStream_t   stream;
   Args           a;
 

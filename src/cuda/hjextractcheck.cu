@@ -1,7 +1,6 @@
 /* Testing the device extraction against the host's (test/test_extract.c, through PCHJacobiExtractCompare_C). */
 #include <cstring> /* memcmp */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
 #include "hjcudastencil.h"
 
 /* Testing (PCHJacobiExtractCompare_C, test/test_extract.c): extract the PC's Pmat on the host and on the device and

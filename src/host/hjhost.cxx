@@ -1,6 +1,6 @@
 /* Host backend: ALGORITHM.md tile by tile on the CPU. It is the reference the CUDA backend is tested against
    and the backend of CPU-only PETSc builds. */
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include "host/hjhost.h"
 #include <petschjacobi/private/hjindex.hpp>
 #include <utility>
 
@@ -190,7 +190,7 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU, one ghost exchange per cycle\n"));
-  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj, PETSC_FALSE) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -233,7 +233,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
-    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_FALSE) && h->tileids);
+    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && h->tileids);
     PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
 
     if (exchange) {
@@ -298,18 +298,20 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+static PetscErrorCode HostCyclesOp(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+static PetscErrorCode HostCorrectTOp(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCorrectTWithData(pc, &((PC_HJacobi *)pc->data)->data, stT, r, x, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendHost = {"host", HostExtract, HostSetUp, HJHostCycles, HostReset, HostView, HJHostCorrectT};
+/* name, type, device, vector types (any), options, extract, setup, cycles, reset, view, transposed correction; the
+   transpose, D^{-1} and start vector of the omega estimate are the core's host ones */
+const HJBackendOps HJBackendHost = {"host", PC_HJACOBI_BACKEND_HOST, PETSC_FALSE, NULL, NULL, HostExtract, HostSetUp, HostCyclesOp, HostReset, HostView, HostCorrectTOp, NULL, NULL, NULL, NULL};
