@@ -46,5 +46,5 @@ PETSC_INTERN PetscErrorCode HJCudaStencilTranspose(const HJLayout *, const HJSte
 PETSC_INTERN PetscErrorCode HJCudaStencilToHost(HJStencil *);
 /* extract/hjextractcheck.cu: testing, composed as PCHJacobiExtractCompare_C while the backend is set up */
 PETSC_INTERN PetscErrorCode HJCudaExtractCompare(PC, PetscInt, PetscInt *);
-/* hjhashfill.cu: the omega estimate's start vector */
+/* omega/hjhashfill.cu: the omega estimate's start vector */
 PETSC_INTERN PetscErrorCode HJCudaFillStart(const HJLayout *, PetscScalar *);

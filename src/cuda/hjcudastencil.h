@@ -1,8 +1,9 @@
-/* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (hjcuda.cu: upload, kernels) and
-   the device extraction (hjextract.cu: written in place from the aijcusparse Pmat). */
+/* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (hjcudastencil.cu: upload; the plan
+   and the kernels read it) and the device extraction (extract/hjextract.cu: written in place from the aijcusparse
+   Pmat). */
 #pragma once
 
-#include "hjcuda.h"
+#include "cuda/hjcuda.h"
 
 struct HJCudaPattern; /* hjextract.cu: what the device extraction keeps per nonzero pattern */
 

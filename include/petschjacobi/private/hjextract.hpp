@@ -1,5 +1,5 @@
 /* The per-entry arithmetic of stencil extraction, shared by the host extraction (hjstencil.cxx) and the device one
-   (cuda/hjextract.cu), so that both give the same stencil to the last bit: the periodic wrap of an offset, the slot of
+   (cuda/extract/hjextract.cu), so that both give the same stencil to the last bit: the periodic wrap of an offset, the slot of
    an offset in a stencil's order, and the inversion of a diagonal block. */
 #pragma once
 

@@ -1,6 +1,6 @@
 /* What one tile of the CUDA tile kernels holds, as plain host arithmetic (no CUDA, no PETSc): the CUDA backend's plan
-   checks a tile with it and names the largest tile that fits when it does not (src/cuda/hjcuda.cu), the default tile
-   is chosen within it on every backend (src/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
+   checks a tile with it and names the largest tile that fits when it does not (src/cuda/plan/hjplan.cu), the default tile
+   is chosen within it on every backend (src/pc/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
 #pragma once
 
 #include <petschjacobi/private/hjpoint.hpp>
@@ -8,7 +8,7 @@
 namespace hj
 {
 /* The shared-memory tile kernel (TileKernel, one field per point) holds at most this many points of a working region:
-   kTileMaxThreads = 512 threads of kMaxPointsPerThread = 8 points (src/cuda/hjlaunch.h checks the product). The
+   kTileMaxThreads = 512 threads of kMaxPointsPerThread = 8 points (src/cuda/kernels/hjlaunch.h checks the product). The
    register-strip kernel stays below it (at most 512 threads of strips of at most 8 points), and the point-block kernel
    (dof > 1) loops over its points. */
 constexpr long long kTileMaxPoints = 4096;

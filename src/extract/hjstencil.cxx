@@ -2,7 +2,7 @@
    (hjextractpass.cxx) fills the planes; here the checks ALGORITHM.md asks for are made collective (a Pmat that does not fit
    the DMDA, entries outside the width-1 box, a zero diagonal or singular block), the star/box kind is decided over
    all ranks, and the per-rank flags (constant coefficients, directions without couplings) are set. */
-#include "hjextractpass.h"
+#include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
 
 namespace

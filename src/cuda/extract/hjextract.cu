@@ -10,7 +10,7 @@
 #include <cstring> /* memset */
 #include <petscdevice_cuda.h>
 #include <petschjacobi/private/hjextract.hpp>
-#include "hjcudastencil.h"
+#include "cuda/hjcudastencil.h"
 
 namespace
 {

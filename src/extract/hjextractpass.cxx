@@ -4,7 +4,7 @@
    Why it is fast: the column of an entry of the rank's own block is placed by comparisons against the row's plane
    and line starts (no division but by the compile-time dof), the off-process columns (garray) are turned into grid
    points once per pass, and nothing is read twice. */
-#include "hjextractpass.h"
+#include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
 #include <petschjacobi/private/hjextract.hpp>
 #include <array>
