@@ -31,7 +31,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
   const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
 
   for (PetscInt n = first; n < last; n++) {
-    const long long   id = ids ? ids[n] : n, ti = id % nt[0], tj = (id / nt[0]) % nt[1], tk = id / (nt[0] * nt[1]);
+    const long long   id = ids ? ids[n] : n, ti = hj::TileCoord(id, nt[0], nt[1], 0), tj = hj::TileCoord(id, nt[0], nt[1], 1), tk = hj::TileCoord(id, nt[0], nt[1], 2);
     const hj::TileBox tb = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk));
     /* buffer coordinates (W(T) and its halo): the buffers and xpad (not read when TRANSPOSE: xpad is NULL);
        W(T) coordinates: b, the planes (u: a point's index in them) and ypad */

@@ -31,8 +31,7 @@ static PetscErrorCode PCHJacobiCheckParameters(PC pc)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < hj->layout.dim; d++) {
-    PetscCheck(hj->tile[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size %" PetscInt_FMT " in direction %" PetscInt_FMT " must be >= 1 (-pc_hjacobi_tile)", hj->tile[d], d);
+  for (PetscInt d = 0; d < hj->layout.dim; d++) { /* tile >= 1 and even overlap >= 0: the setters' checks (the default tile is >= 1) */
     PetscCheck(hj->overlap[d] < hj->tile[d], PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap %" PetscInt_FMT " must be smaller than the tile %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap, -pc_hjacobi_tile)", hj->overlap[d], hj->tile[d], d);
   }
   PetscFunctionReturn(PETSC_SUCCESS);

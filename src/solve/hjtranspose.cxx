@@ -8,32 +8,23 @@
 static void TransposeHost(const HJLayout *L, const HJStencil *st, HJStencil *stT)
 {
   const PetscInt N = L->nlocal, dof = st->dof, bs2 = dof * dof, dim = L->dim;
+  long long      xs[3], xm[3], M[3];
+  bool           per[3];
 
-  for (PetscInt u = 0; u < N; u++)
-    for (PetscInt i = 0; i < dof; i++)
-      for (PetscInt j = 0; j < dof; j++) stT->invdiag[u * bs2 + i * dof + j] = st->invdiag[u * bs2 + j * dof + i];
+  for (PetscInt d = 0; d < 3; d++) {
+    xs[d]  = L->xs[d];
+    xm[d]  = L->xm[d];
+    M[d]   = L->M[d];
+    per[d] = L->bnd[d] == DM_BOUNDARY_PERIODIC;
+  }
+  for (PetscInt u = 0; u < N; u++) hj::TransposeBlock((int)dof, st->invdiag + u * bs2, stT->invdiag + u * bs2);
   for (PetscInt s = 0; s < st->noff; s++) {
     const int      off[3] = {hj::Offset((int)dim, (int)st->kind, (int)s, 0), hj::Offset((int)dim, (int)st->kind, (int)s, 1), hj::Offset((int)dim, (int)st->kind, (int)s, 2)};
     const PetscInt ms     = hj::OffsetSlot((int)dim, (int)st->kind, -off[0], -off[1], -off[2]);
     for (PetscInt u = 0; u < N; u++) {
-      const PetscInt p[3] = {u % L->xm[0], (u / L->xm[0]) % L->xm[1], u / (L->xm[0] * L->xm[1])};
-      PetscInt       q[3];
-      PetscBool      own = PETSC_TRUE;
-      for (PetscInt d = 0; d < 3; d++) {
-        PetscInt g = L->xs[d] + p[d] + off[d];
-        if (L->bnd[d] == DM_BOUNDARY_PERIODIC) g = (g + L->M[d]) % L->M[d];
-        q[d] = g - L->xs[d];
-        own  = (PetscBool)(own && q[d] >= 0 && q[d] < L->xm[d]);
-      }
-      PetscScalar *out = stT->coef + ((size_t)s * N + u) * bs2;
-      if (!own) {
-        for (PetscInt e = 0; e < bs2; e++) out[e] = 0;
-        continue;
-      }
-      const PetscInt     uq = q[0] + L->xm[0] * (q[1] + L->xm[1] * q[2]);
-      const PetscScalar *in = st->coef + ((size_t)ms * N + uq) * bs2;
-      for (PetscInt i = 0; i < dof; i++)
-        for (PetscInt j = 0; j < dof; j++) out[i * dof + j] = in[j * dof + i];
+      const long long g[3] = {xs[0] + u % L->xm[0], xs[1] + (u / L->xm[0]) % L->xm[1], xs[2] + u / (L->xm[0] * L->xm[1])};
+      const long long uq   = hj::TransposeSource(g, off, xs, xm, M, per);
+      hj::TransposeBlock((int)dof, uq < 0 ? (const PetscScalar *)NULL : st->coef + ((size_t)ms * N + uq) * bs2, stT->coef + ((size_t)s * N + u) * bs2);
     }
   }
 }

@@ -113,7 +113,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   if (threadIdx.x < ND) {
     const int       d   = threadIdx.x;
     const unsigned  bid = TileId(P), n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
-    const unsigned  ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
+    const unsigned  ti  = hj::TileCoord(bid, n0, n1, d);
     const long long m   = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
     range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
   }

@@ -213,8 +213,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscInt  t, o;
     long long sumw = 0;
 
-    HJTileOf(hj, k, &t, &o);
-    PetscCheck(t >= 1 && o >= 0 && o < t, comm, PETSC_ERR_ARG_OUTOFRANGE, "Tile %" PetscInt_FMT " and overlap %" PetscInt_FMT " in direction %" PetscInt_FMT " need 0 <= overlap < tile", t, o, k);
+    HJTileOf(hj, k, &t, &o); /* 0 <= o < t: checked by PCSetUp before any plan */
     if (rows && k == 1) t = 1, o = 0; /* one row per tile (checked as the user gave it, as the host backend does) */
     L->t[k]      = t;
     L->o[k]      = o;
