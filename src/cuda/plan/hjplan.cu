@@ -25,9 +25,8 @@
    with float copies of the coefficients (made on the device) and the halo's correction zero, and writes x + delta in
    double. That is ALGORITHM.md's cycle with only the correction rounded to float: each cycle's error is about 1e-7
    relative to the correction, i.e. to the residual at the cycle's start, never to x. So a Richardson solve on this PC
-   has no floor from the inner precision: it reaches the residual of the native one (issue 15; before, the kernels
-   iterated x itself in float, rounding x every cycle, and a 2D Poisson solve with |x| ~ 1e5 |b| stalled at 7.2e-3
-   relative residual). The residual costs one more pass over x and the double coefficients per cycle (a residual
+   has no floor from the inner precision: it reaches the residual of the native one (issue 15: sweeps that round x
+   itself to float every cycle give a solve a floor; bench/TUNING.md "Notes from the source"). The residual costs one more pass over x and the double coefficients per cycle (a residual
    kernel's traffic); the sweeps keep half the shared memory and coefficient traffic of double. The point-block kernel
    also keeps the tile's float residual in shared memory and needs the diagonal blocks themselves (inverted back from
    the stencil's inverses on the device). From a zero x (the first cycle of PCApply, the transposed correction) the
