@@ -6,6 +6,6 @@
 
 int main()
 {
-  std::printf("PC_HJacobi %zu bytes: st at %zu, stT at %zu, debugfailalloc at %zu, abiend at %zu; HJStencil %zu bytes\n", sizeof(PC_HJacobi), offsetof(PC_HJacobi, st), offsetof(PC_HJacobi, stT), offsetof(PC_HJacobi, debugfailalloc), offsetof(PC_HJacobi, abiend), sizeof(HJStencil));
+  std::printf("PC_HJacobi %zu bytes: st at %zu, stT at %zu, backendopts at %zu, abiend at %zu; HJStencil %zu bytes\n", sizeof(PC_HJacobi), offsetof(PC_HJacobi, st), offsetof(PC_HJacobi, stT), offsetof(PC_HJacobi, backendopts), offsetof(PC_HJacobi, abiend), sizeof(HJStencil));
   return 0;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Compiles the CUDA backend (nvcc -c, every src/cuda/*.cu) against a PETSc's headers configured as they would be with
+# Compiles the CUDA backend (nvcc -c, every .cu under src/cuda) against a PETSc's headers configured as they would be with
 # CUDA, in several index and scalar configurations, without building that PETSc: a CPU-only PETSc's include folder is
 # copied and its petscconf.h given PETSC_HAVE_CUDA (and the configuration's other defines). "next" also declares
 # MatSeqAIJCUSPARSEGetIJ() with PetscInt indices, as PETSc's main branch (the next release) does.
@@ -57,10 +57,10 @@ for cfg in "${configs[@]}"; do
     grep -q 'MatSeqAIJCUSPARSEGetIJ(Mat, PetscBool, const PetscInt \*\*' "$inc/petscmat.h" || { echo "check-cuda-headers: could not rewrite MatSeqAIJCUSPARSEGetIJ in petscmat.h" >&2; exit 2; }
   fi
   n=0 bad=0
-  for cu in "$root"/src/cuda/*.cu; do
+  for cu in $(find "$root/src/cuda" -name '*.cu' | sort); do
     n=$((n + 1))
     if ! "$nvcc" -c -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -DHJACOBI_WITH_CUDA=1 -Xcompiler -fPIC \
-        -I"$root/include" -I"$inc" $mpiinc "${stub[@]}" "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
+        -I"$root/include" -I"$root/src" -I"$inc" $mpiinc "${stub[@]}" "$cu" -o "$work/$(basename "$cu").o" > "$work/log" 2>&1; then
       echo "check-cuda-headers: $cfg: $(basename "$cu") FAILED"; head -20 "$work/log"; bad=$((bad + 1))
     fi
   done

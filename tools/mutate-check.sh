@@ -17,39 +17,39 @@ muts=() # NAME|FILE|TESTS (alternatives of ctest names); FROM and TO in from_NAM
 m() { muts+=("$1|$2|$5"); printf -v "from_$1" '%s' "$3"; printf -v "to_$1" '%s' "$4"; }
 
 # -- the errors (test/CMakeLists.txt section 7 and others): each test must match the library's own message
-m tile_ge_1 src/hjacobi.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
-m overlap_even src/hjacobi.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
-m overlap_lt_tile src/hjacobi.cxx 'PetscCheck(hj->overlap[d] < hj->tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'
-m subiterations_ge_1 src/hjacobi.cxx 'PetscCheck(k >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_subiterations0'
-m cycles_ge_1 src/hjacobi.cxx 'PetscCheck(c >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_cycles0'
-m omega_option src/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' \
+m tile_ge_1 src/pc/hjacobi.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
+m overlap_even src/pc/hjacobi.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
+m overlap_lt_tile src/pc/hjacobi.cxx 'PetscCheck(hj->overlap[d] < hj->tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'
+m subiterations_ge_1 src/pc/hjacobi.cxx 'PetscCheck(k >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_subiterations0'
+m cycles_ge_1 src/pc/hjacobi.cxx 'PetscCheck(c >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_cycles0'
+m omega_option src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' \
   'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' 'err_omega0|err_omega2|err_omega_minus1|err_omega_minus2|err_omega_nan'
-m omega_api src/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
+m omega_api src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
   'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' 'omega_known_limited'
-m backend_name src/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
-m backend_no_cuda src/hjacobi.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
+m backend_name src/pc/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
+m backend_no_cuda src/pc/hjbackends.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
   'if (0) SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' 'err_backend_cuda'
 m extract_device src/host/hjhost.cxx 'PetscCheck(hj->extract != HJ_EXTRACT_DEVICE,' 'PetscCheck(PETSC_TRUE,' 'err_extract_device_host'
-m no_dm src/hjgrid.cxx 'PetscCheck(dm, ' 'PetscCheck(PETSC_TRUE || dm, ' \
+m no_dm src/grid/hjgrid.cxx 'PetscCheck(dm, ' 'PetscCheck(PETSC_TRUE || dm, ' \
   'err_no_dm|err_sub_bjacobi_np2|err_sub_asm_no_dm_np2|err_sub_asm_overlap0_np2|err_sub_gamg|err_sub_redundant_np2'
-m not_dmda src/hjgrid.cxx 'PetscCheck(isda || misda,' 'PetscCheck(PETSC_TRUE,' 'err_not_dmda'
-m asm_da_overlap src/hjgrid.cxx 'PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d],' 'PetscCheck(PETSC_TRUE,' 'err_sub_asm_da_overlap_np2'
-m pmat_readable src/hjstencil.cxx 'PetscCheck(hasrow && assembled,' 'PetscCheck(PETSC_TRUE || assembled,' 'rob_err_shell_pmat_dm'
-m width_1 src/hjstencil.cxx 'PetscCheck(!gflags[0],' 'PetscCheck(PETSC_TRUE,' 'err_wide_entries'
-m singular_block src/hjstencil.cxx 'PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT' 'PetscCheck(PETSC_TRUE, comm, PETSC_ERR_MAT_LU_ZRPVT' 'err_dof2_singular_block'
-m zero_diagonal src/hjstencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' \
+m not_dmda src/grid/hjgrid.cxx 'PetscCheck(isda || misda,' 'PetscCheck(PETSC_TRUE,' 'err_not_dmda'
+m asm_da_overlap src/grid/hjgrid.cxx 'PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d],' 'PetscCheck(PETSC_TRUE,' 'err_sub_asm_da_overlap_np2'
+m pmat_readable src/extract/hjstencil.cxx 'PetscCheck(hasrow && assembled,' 'PetscCheck(PETSC_TRUE || assembled,' 'rob_err_shell_pmat_dm'
+m width_1 src/extract/hjstencil.cxx 'PetscCheck(!gflags[0],' 'PetscCheck(PETSC_TRUE,' 'err_wide_entries'
+m singular_block src/extract/hjstencil.cxx 'PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT' 'PetscCheck(PETSC_TRUE, comm, PETSC_ERR_MAT_LU_ZRPVT' 'err_dof2_singular_block'
+m zero_diagonal src/extract/hjstencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' \
   '  if (dof) PetscFunctionReturn(PETSC_SUCCESS);
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' 'err_zero_diag|err_missing_diag|err_np2_zero_diag'
-m dof_le_8 src/hjlayout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
+m dof_le_8 src/grid/hjlayout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
 
 # -- decisions that change a result or its stated reason (issue 22: mutants the suite let through)
-m omega_rho src/hjomega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
-m omega_real_part src/hjomega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
-m omega_no_fit src/hjomega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
-m omega_nzstate src/hjomega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
-m rich_b_zero src/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
-m rich_norm_none src/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
-m extract_dropped_zero src/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
+m omega_rho src/omega/hjomega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
+m omega_real_part src/omega/hjomega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
+m omega_no_fit src/omega/hjomega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
+m omega_nzstate src/omega/hjomega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
+m rich_b_zero src/solve/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m rich_norm_none src/solve/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m extract_dropped_zero src/extract/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
 m default_tile_two include/petschjacobi/private/hjtilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
   'ref_default_tile_1d_two|ref_default_tile_2d_two|ref_default_tile_3d_two'
 m default_tile_host_limits include/petschjacobi/private/hjtilefit.hpp 'if (!device || (whole.points' 'if ((whole.points' 'ref_default_tile_3d_dof2_host'
@@ -59,7 +59,7 @@ configs=(tutorials_missing emulate_rewrite)
 if [ "${1:-}" = -l ]; then
   for e in "${muts[@]}"; do IFS='|' read -r name file _ <<<"$e"; echo "$name ($file): ${e#*|*|}"; done
   echo "tutorials_missing (configure): tutorial_sources"
-  echo "emulate_rewrite (configure, src/cuda/hjkernels.cuh): the configure"
+  echo "emulate_rewrite (configure, src/cuda/kernels/hjkernels.cuh): the configure"
   exit 0
 fi
 build=${1:?usage: tools/mutate-check.sh [-l] BUILD_DIR [NAME...]}
@@ -118,7 +118,7 @@ for name in "${selconf[@]}"; do
         echo "mutate-check: caught tutorials_missing: tutorial_sources fails"; caught=$((caught + 1))
       fi ;;
     emulate_rewrite)
-      file=src/cuda/hjkernels.cuh
+      file=src/cuda/kernels/hjkernels.cuh
       cp "$file" "$log/orig"
       restore=$file
       FROM='extern __shared__ __align__(16) unsigned char hj_smem[];' TO='extern __shared__ __align__(32) unsigned char hj_smem[];' \

@@ -1,8 +1,9 @@
-/* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (hjcuda.cu: upload, kernels) and
-   the device extraction (hjextract.cu: written in place from the aijcusparse Pmat). */
+/* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (hjcudastencil.cu: upload; the plan
+   and the kernels read it) and the device extraction (extract/hjextract.cu: written in place from the aijcusparse
+   Pmat). */
 #pragma once
 
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include "cuda/hjcuda.h"
 
 struct HJCudaPattern; /* hjextract.cu: what the device extraction keeps per nonzero pattern */
 
@@ -18,7 +19,6 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);
 PETSC_INTERN PetscErrorCode HJCudaPatternDestroy(HJCudaPattern **);
-PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
 /* the last argument: the rank whose allocation of the planes fails (test hook -pc_hjacobi_debug_fail_alloc), -1 none */
 PETSC_INTERN PetscErrorCode HJCudaExtractFull(Mat, const HJLayout *, HJStencil *, PetscInt);
 /* hjinterior.cu: whether the points of the owned-coordinate box [ilo, ihi) all have one row (dof 1, variable planes),

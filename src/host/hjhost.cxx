@@ -1,6 +1,6 @@
 /* Host backend: ALGORITHM.md tile by tile on the CPU. It is the reference the CUDA backend is tested against
    and the backend of CPU-only PETSc builds. */
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include "host/hjhost.h"
 #include <petschjacobi/private/hjindex.hpp>
 #include <utility>
 
@@ -31,7 +31,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
   const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
 
   for (PetscInt n = first; n < last; n++) {
-    const long long   id = ids ? ids[n] : n, ti = id % nt[0], tj = (id / nt[0]) % nt[1], tk = id / (nt[0] * nt[1]);
+    const long long   id = ids ? ids[n] : n, ti = hj::TileCoord(id, nt[0], nt[1], 0), tj = hj::TileCoord(id, nt[0], nt[1], 1), tk = hj::TileCoord(id, nt[0], nt[1], 2);
     const hj::TileBox tb = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk));
     /* buffer coordinates (W(T) and its halo): the buffers and xpad (not read when TRANSPOSE: xpad is NULL);
        W(T) coordinates: b, the planes (u: a point's index in them) and ypad */
@@ -190,7 +190,7 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU, one ghost exchange per cycle\n"));
-  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj, PETSC_FALSE) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -233,7 +233,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
-    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj, PETSC_FALSE) && h->tileids);
+    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && h->tileids);
     PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
 
     if (exchange) {
@@ -298,18 +298,20 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HJHostCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+static PetscErrorCode HostCyclesOp(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HJHostCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+static PetscErrorCode HostCorrectTOp(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCorrectTWithData(pc, &((PC_HJacobi *)pc->data)->data, stT, r, x, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendHost = {"host", HostExtract, HostSetUp, HJHostCycles, HostReset, HostView, HJHostCorrectT};
+/* name, type, device, vector types (any), options, extract, setup, cycles, reset, view, transposed correction; the
+   transpose, D^{-1} and start vector of the omega estimate are the core's host ones */
+const HJBackendOps HJBackendHost = {"host", PC_HJACOBI_BACKEND_HOST, PETSC_FALSE, NULL, NULL, HostExtract, HostSetUp, HostCyclesOp, HostReset, HostView, HostCorrectTOp, NULL, NULL, NULL, NULL};

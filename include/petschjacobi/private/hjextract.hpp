@@ -1,5 +1,5 @@
 /* The per-entry arithmetic of stencil extraction, shared by the host extraction (hjstencil.cxx) and the device one
-   (cuda/hjextract.cu), so that both give the same stencil to the last bit: the periodic wrap of an offset, the slot of
+   (cuda/extract/hjextract.cu), so that both give the same stencil to the last bit: the periodic wrap of an offset, the slot of
    an offset in a stencil's order, and the inversion of a diagonal block. */
 #pragma once
 
@@ -14,6 +14,31 @@ HJ_HD long long Wrap(bool periodic, long long M, long long off)
   if (off > M / 2) return off - M;
   if (off < -(M / 2)) return off + M;
   return off;
+}
+
+/* A^T's stencil by re-indexing (host: hjtranspose.cxx; device: the device extraction's transpose kernel). The source
+   of A^T's entry at offset off of the owned point with global coordinates g: the owned index of the point g + off
+   (periodic wrap included), -1 when it is not this rank's (the entry is then zero). */
+HJ_HD long long TransposeSource(const long long g[3], const int off[3], const long long xs[3], const long long xm[3], const long long M[3], const bool periodic[3])
+{
+  long long uq = 0, stride = 1;
+  for (int d = 0; d < 3; d++) {
+    long long h = g[d] + off[d];
+    if (periodic[d]) h = (h + M[d]) % M[d];
+    const long long q = h - xs[d];
+    if (q < 0 || q >= xm[d]) return -1;
+    uq += stride * q;
+    stride *= xm[d];
+  }
+  return uq;
+}
+
+/* out <- in^T for a dof x dof row-major block; zero where in is null (no source) */
+template <class T>
+HJ_HD void TransposeBlock(int dof, const T *in, T *out)
+{
+  for (int i = 0; i < dof; i++)
+    for (int j = 0; j < dof; j++) out[i * dof + j] = in ? in[j * dof + i] : T(0);
 }
 
 /* The slot of offset (dx,dy,dz) (each in -1..1; 0 in unused directions) in the order of hj::Offset: -1 for the

@@ -65,6 +65,14 @@ HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
   return r;
 }
 
+/* The coordinate along d of tile id in a grid of n0 x n1 x ... tiles, x fastest (id = ti + n0*(tj + n1*tk)): the one
+   decoding of a tile id (host cycle, the tile split, the device kernels with unsigned ids). */
+template <class I>
+HJ_HD I TileCoord(I id, I n0, I n1, int d)
+{
+  return d == 0 ? id % n0 : (d == 1 ? (id / n0) % n1 : id / (n0 * n1));
+}
+
 /* sum_s a_s(p) y(p+s): the off-diagonal part of row p applied to the neighbours' values (yn(s): hj::Offset order).
    UNROLL = false keeps the loop rolled on the GPU: for a sum computed once per cycle (Residual) from global memory,
    unrolled, all 2 x 26 loads of a 3D box would be hoisted and cost the sweeps their registers. */

@@ -1,6 +1,6 @@
 /* What one tile of the CUDA tile kernels holds, as plain host arithmetic (no CUDA, no PETSc): the CUDA backend's plan
-   checks a tile with it and names the largest tile that fits when it does not (src/cuda/hjcuda.cu), the default tile
-   is chosen within it on every backend (src/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
+   checks a tile with it and names the largest tile that fits when it does not (src/cuda/plan/hjplan.cu), the default tile
+   is chosen within it on every backend (src/pc/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
 #pragma once
 
 #include <petschjacobi/private/hjpoint.hpp>
@@ -8,7 +8,7 @@
 namespace hj
 {
 /* The shared-memory tile kernel (TileKernel, one field per point) holds at most this many points of a working region:
-   kTileMaxThreads = 512 threads of kMaxPointsPerThread = 8 points (src/cuda/hjlaunch.h checks the product). The
+   kTileMaxThreads = 512 threads of kMaxPointsPerThread = 8 points (src/cuda/kernels/hjlaunch.h checks the product). The
    register-strip kernel stays below it (at most 512 threads of strips of at most 8 points), and the point-block kernel
    (dof > 1) loops over its points. */
 constexpr long long kTileMaxPoints = 4096;
@@ -85,8 +85,8 @@ constexpr long long kDefaultTile[3][3] = {
    kDefaultTile, except that a direction shorter than two default tiles is one tile (its whole extent), as long as the
    whole tile then stays small: at most kTileMaxPoints points and kDefaultTileBytes of buffers. Without it a 9-point
    direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point Jacobi step
-   there: PETSc's ksp ex42 (Stokes, 9^3 points, dof 4) needed 55 GMRES iterations against PCPBJACOBI's 21; with 9^3 in
-   one tile 15 (issue 12). The tile is then shrunk until its buffers fit kDefaultTileBytes (halving its longest working
+   there, far weaker than the tiles around it (issue 12; PETSc's ksp ex42: bench/TUNING.md "Notes from the source").
+   The tile is then shrunk until its buffers fit kDefaultTileBytes (halving its longest working
    extent, z before y before x on a tie): with dof 6 to 8 the 32 x 32 tile becomes 32 x 16 and with dof 7 and 8 the
    8 x 8 x 8 one 8 x 8 x 4 (where the rank box is that large), so that a default tile fits the CUDA tile kernels on
    every GPU with 96 KiB of shared memory per block, not only on those with more. Those limits are the CUDA

@@ -8,10 +8,6 @@
 
 #include <petschjacobi/compat.h>
 
-#if defined(HJACOBI_WITH_CUDA) && !defined(PETSC_HAVE_CUDA)
-  #error "petsc-hjacobi: the CUDA backend was asked for, but this PETSc has no CUDA (PETSC_HAVE_CUDA is not in its petscconf.h)"
-#endif
-
 /* The grid as hjacobi sees it: the DMDA's global sizes, the rank grid and this rank's owned box.
    Unused directions (y, z in 1D) have size 1 and no padding. Local arrays are "padded": the owned box
    plus one layer on each side of each used direction, holding ghost values (zero outside the domain).
@@ -53,16 +49,27 @@ typedef struct {
                               rows along d are independent here, and any tiling along d gives the same result */
   HJ_SCALAR_ALIGN PetscScalar ccoef[26];
   HJ_SCALAR_ALIGN PetscScalar cinvdiag;
-  PetscBool    ondevice;   /* extracted on the device: coef and invdiag are NULL until a host user asks for them
-                              (HJCudaStencilToHost); the planes live in `device` */
-  void        *device;                       /* a backend's device copy of this stencil, made lazily by that backend */
-  PetscErrorCode (*devicedestroy)(void **); /* frees `device`; called by HJStencilDestroy() */
+  PetscBool    ondevice;   /* extracted on the device: coef and invdiag are NULL until the backend that extracted it
+                              copies them to the host for a host user; the planes live in `device` */
+  void        *device;                       /* a backend's device copy of this stencil, made and read by that backend only */
+  PetscErrorCode (*devicedestroy)(void **); /* set with `device` by that backend; called by HJStencilDropDevice() only */
 } HJStencil;
 
-/* A backend is a set of operations; setup picks one and apply never branches on it. The backend in use owns
-   PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else touches it. */
+/* A backend is a set of operations; setup picks one and apply never branches on it (PETSc's pbjacobi swaps pc->ops
+   the same way). The backend in use owns PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else
+   touches it. Its options outlive setup: PC_HJacobi.backendopts[type], made by its setfromoptions and freed at
+   PCDestroy. The core names no backend: src/pc/hjbackends.cxx lists the compiled ones and chooses among them.
+   Operations marked optional may be NULL; the core then does the host's part itself. */
+#define HJ_NUM_BACKEND_TYPES 3 /* PCHJacobiBackend values: auto (unused here), host, device */
 typedef struct {
-  const char *name;
+  const char        *name;
+  PCHJacobiBackend   type;     /* what -pc_hjacobi_backend calls it */
+  PetscBool          device;   /* its cycles are device tile kernels: the default tile keeps within what they hold
+                                  (hj::DefaultTile), single inner precision exists, the view marks the overlap default */
+  const char *const *vectypes; /* the vector types it runs on where they live (auto picks it for them), NULL-terminated;
+                                  NULL: every other type (the host backend) */
+  PetscErrorCode (*setfromoptions)(PC, HJ_OPTION_ITEMS); /* optional: its developer options, read by PCSetFromOptions in
+                                                            every build that has the backend, whichever runs */
   /* fill st from the Pmat; valuesonly: the same Pmat, nonzero pattern and layout as st was extracted from, so only a
      value pass is needed (the backend falls back to a full extraction when the values need another stencil kind) */
   PetscErrorCode (*extract)(PC, Mat, HJStencil *, PetscBool valuesonly);
@@ -72,16 +79,17 @@ typedef struct {
   PetscErrorCode (*view)(PC, PetscViewer);
   PetscErrorCode (*correctT)(PC, const HJStencil *AT, Vec r, Vec x, PetscBool add); /* x <- (add ? x : 0) + N^T r: one
                                  transposed cycle's correction with A^T's stencil (ALGORITHM.md "PCApplyTranspose") */
+  PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *); /* optional: stT (kind, noff, dof set) from st where st
+                                 lives; NULL: HJStencilTransposeOnHost */
+  /* The omega estimate's D^{-1} (hjomega.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
+     for the stencil in use wherever it lives; optional (NULL: host vectors wrapping the host arrays) */
+  PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);             /* dof 1: a vector of like's family
+                                                                                        wrapping the inverse diagonal */
+  PetscErrorCode (*invdiagblocks)(PC, const HJStencil *, MatType *, const PetscScalar **); /* dof > 1: the type of a
+                                 block-diagonal matrix for these vectors, and the inverse blocks where they live (COO) */
+  PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *); /* optional: the estimate's start vector (hjhash.hpp)
+                                                                   into a device array of these vectors */
 } HJBackendOps;
-
-/* -pc_hjacobi_cuda_kernel: which tile kernel the CUDA backend may use (developer option; auto decides per stencil at
-   setup) */
-typedef enum {
-  HJ_CUDA_KERNEL_AUTO,
-  HJ_CUDA_KERNEL_SHARED,
-  HJ_CUDA_KERNEL_REGISTERS
-} HJCudaKernel;
-PETSC_INTERN const char *const HJCudaKernels[];
 
 /* The damping chosen from the operator (hjomega.cxx): the Ritz values of D^{-1}A, kept across value-only refreshes */
 #define HJ_OMEGA_STEPS 10 /* Arnoldi steps of the estimate */
@@ -108,13 +116,7 @@ typedef struct {
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
   PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
-  /* CUDA backend developer options, read in PCSetFromOptions (-pc_hjacobi_cuda_*; no setters); its setup chooses
-     the kernel from them */
-  HJCudaKernel            cudakernel;
-  PetscInt                cudastrip;     /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
-  PetscInt                cudathreads;   /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
-  PetscBool               cudaforcetile; /* the tile kernel also for k = 1 (testing) */
-  PetscBool               cudaside, cudasideset; /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
+  void                   *backendopts[HJ_NUM_BACKEND_TYPES]; /* each backend's own options (HJBackendOps.setfromoptions) */
   /* setup data */
   DM                  da;      /* reference to the DMDA the layout came from */
   HJLayout            layout;
@@ -125,8 +127,6 @@ typedef struct {
   PetscObjectState    stnzstate; /* ... and its nonzero state (MatGetNonzeroState): unchanged means values-only refresh */
   const HJBackendOps *stops;     /* the backend that extracted st */
   PetscInt            extract;   /* -pc_hjacobi_extract (testing): HJ_EXTRACT_AUTO, _HOST or _DEVICE */
-  PetscInt            debugfailalloc; /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to
-                                          allocate its planes (-1: none) */
   HJStencil           stT;     /* A^T, re-indexed from st at the first PCApplyTranspose after st changed (HJStencilTranspose) */
   PetscBool           hasT;
   Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
@@ -175,54 +175,33 @@ PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *)
    when a nonzero appears at an offset the kind lacks on some rank: extract afresh. Collective, same checks and errors. */
 PETSC_INTERN PetscErrorCode HJStencilExtractValues(Mat, const HJLayout *, HJStencil *, PetscBool *);
 PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
+/* frees st's device copy (the one place that calls st->devicedestroy): at destroy, and when its values go stale */
+PETSC_INTERN PetscErrorCode HJStencilDropDevice(HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
-/* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; on the device for device stencils) */
+/* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; where st lives: ops->transpose) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
-PETSC_INTERN void           HJStencilTransposeHost(const HJLayout *, const HJStencil *, HJStencil *);
-
-/* hjacobi.cxx: a vector type of the CUDA family (VECCUDA, VECSEQCUDA, VECMPICUDA) */
-PETSC_INTERN PetscErrorCode HJIsCUDAVecType(VecType, PetscBool *);
+/* stT (kind, noff, dof set) from the host arrays of st: allocates stT's arrays and re-indexes */
+PETSC_INTERN PetscErrorCode HJStencilTransposeOnHost(const HJLayout *, const HJStencil *, HJStencil *);
 
 /* hjomega.cxx: omega (and the fallback's k) for the current Pmat; view; forget the estimate */
 PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
 PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode HJOmegaReset(PC);
 
-/* backends */
-PETSC_INTERN const HJBackendOps HJBackendHost;
-PETSC_INTERN PetscErrorCode     HJHostCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
-PETSC_INTERN PetscErrorCode     HJHostCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
-/* the host backend's cycles on host data other than PC_HJacobi.data (*hostdata made at first use, sized to the PC's
-   current layout and tile; freed by HJHostDataDestroy): a CUDA backend's fallback for vectors that live on the host */
-PETSC_INTERN PetscErrorCode     HJHostCyclesWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
-PETSC_INTERN PetscErrorCode     HJHostDataDestroy(void **hostdata);
-PETSC_INTERN PetscErrorCode     HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
-#if defined(PETSC_HAVE_CUDA)
-PETSC_INTERN const HJBackendOps HJBackendCUDA;
-PETSC_INTERN PetscErrorCode     HJCudaFillStart(const HJLayout *, PetscScalar *); /* hjhashfill.cu: the omega estimate's start vector */
-PETSC_INTERN PetscErrorCode     HJCudaStencilTranspose(const HJLayout *, HJStencil *, HJStencil *);
-PETSC_INTERN PetscErrorCode     HJCudaStencilToHost(HJStencil *);
-PETSC_INTERN PetscErrorCode     HJCudaExtractCompare(PC, PetscInt, PetscInt *);
-#endif
+/* hjbackends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
+   other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
+   freed */
+PETSC_INTERN PetscErrorCode HJBackendOfVecType(VecType, const HJBackendOps **);
+PETSC_INTERN PetscErrorCode HJBackendSelect(PC, const HJBackendOps **);
+PETSC_INTERN PetscErrorCode HJBackendsSetFromOptions(PC, HJ_OPTION_ITEMS);
+PETSC_INTERN PetscErrorCode HJBackendsDestroyOptions(PC);
 
-/* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else true.
-   On the CUDA backend with MPI that is not GPU-aware the interior tiles then run on a second stream
-   (HJCudaSideStream), where PetscSF's copies through the host and its unpack no longer wait for them (doc/design.md
-   "Communication hidden"; on one stream the split measured slower than none on 2 H200s, B6 r13: 12.4 against 11.6 ms
-   per V-cycle). To hide the exchange on CUDA only with GPU-aware MPI again, set cudadefault to use_gpu_aware_mpi. */
-static inline PetscBool HJOverlapComm(const PC_HJacobi *hj, PetscBool cuda)
+/* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else
+   true on every backend (doc/design.md "Communication hidden"; the measurements behind the default: bench/TUNING.md) */
+static inline PetscBool HJOverlapComm(const PC_HJacobi *hj)
 {
-  const PetscBool cudadefault = PETSC_TRUE; /* the one line of the CUDA default (B6) */
-  return hj->overlapcommset ? hj->overlapcomm : (cuda ? cudadefault : PETSC_TRUE);
-}
-
-/* Whether a split CUDA cycle launches its interior tiles on a second stream: as given (-pc_hjacobi_cuda_side_stream),
-   else when MPI is not GPU-aware (PetscSF then stages the ghosts through the host on PETSc's stream); with GPU-aware
-   MPI nothing of the exchange waits for the interior tiles but its unpack, and one stream is kept. */
-static inline PetscBool HJCudaSideStream(const PC_HJacobi *hj)
-{
-  return hj->cudasideset ? hj->cudaside : (PetscBool)!use_gpu_aware_mpi;
+  return hj->overlapcommset ? hj->overlapcomm : PETSC_TRUE;
 }
 
 /* the effective tile and overlap in direction d (unused directions: the owned size, no overlap) */

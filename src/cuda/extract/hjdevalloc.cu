@@ -3,7 +3,7 @@
    waiting in the next reduction of the extraction. A group of allocations is made without raising, then checked on
    every rank at once (HJCheckCollective, hjcollective.cxx): all ranks stop with the failing rank's size and fix. */
 #include <petscdevice_cuda.h>
-#include "hjcudastencil.h"
+#include "cuda/hjcudastencil.h"
 
 /* one allocation of the group; after a failure in the group the rest are skipped (left NULL) */
 void HJDeviceAllocGroupAdd(HJDeviceAllocGroup *g, void **p, size_t bytes)

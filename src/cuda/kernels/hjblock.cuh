@@ -130,7 +130,7 @@ cudaError_t BlockLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernelBlock<DIM, KIND, DOF, T, S>, L, attr);
 }
 
-/* Block table index: ((dof - 2)*5 + dk)*2 + single; dof 2..HJ_CUDA_MAX_DOF. */
+/* Block table index: ((dof - 2)*5 + dk)*2 + single; dof 2..kBlockMaxDof. */
 template <class T, std::size_t I>
 constexpr Launcher<T> BlockEntry()
 {

@@ -52,7 +52,7 @@ PetscErrorCode HJTileSplitCreate(const HJLayout *L, PetscSF sf, const PetscInt t
   PetscCall(PetscMalloc1(n, ids));
   PetscCall(PetscMalloc1(n, &boundary));
   for (long long id = 0; id < n; id++) {
-    const long long c[3]     = {id % nt[0], (id / nt[0]) % nt[1], id / (nt[0] * nt[1])};
+    const long long c[3]     = {hj::TileCoord(id, nt[0], nt[1], 0), hj::TileCoord(id, nt[0], nt[1], 1), hj::TileCoord(id, nt[0], nt[1], 2)};
     PetscBool       interior = PETSC_TRUE;
     for (PetscInt d = 0; d < L->dim; d++) {
       const hj::Range r = hj::TileRange(L->xm[d], t[d], o[d], c[d]);

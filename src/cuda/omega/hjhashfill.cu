@@ -1,7 +1,7 @@
 /* The omega estimate's start vector written on the device (hjomega.cxx FillStart): no host loop over the grid and no
    upload at setup. Same values as the host (hj::StartValue). */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include "cuda/hjcuda.h"
 #include <petschjacobi/private/hjhash.hpp>
 
 namespace

@@ -2,7 +2,7 @@
    (hjextractpass.cxx) fills the planes; here the checks ALGORITHM.md asks for are made collective (a Pmat that does not fit
    the DMDA, entries outside the width-1 box, a zero diagonal or singular block), the star/box kind is decided over
    all ranks, and the per-rank flags (constant coefficients, directions without couplings) are set. */
-#include "hjextractpass.h"
+#include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
 
 namespace
@@ -51,10 +51,18 @@ PetscErrorCode Info(Mat A, const HJLayout *L, const HJStencil *st, const char *h
 }
 } // namespace
 
-PetscErrorCode HJStencilDestroy(HJStencil *st)
+PetscErrorCode HJStencilDropDevice(HJStencil *st)
 {
   PetscFunctionBegin;
   if (st->device && st->devicedestroy) PetscCall((*st->devicedestroy)(&st->device));
+  st->device = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJStencilDestroy(HJStencil *st)
+{
+  PetscFunctionBegin;
+  PetscCall(HJStencilDropDevice(st));
   PetscCall(PetscFree(st->coef));
   PetscCall(PetscFree(st->invdiag));
   PetscCall(PetscMemzero(st, sizeof(*st)));
@@ -95,7 +103,7 @@ PetscErrorCode HJStencilExtractValues(Mat A, const HJLayout *L, HJStencil *st, P
   PetscFunctionBegin;
   *fits = PETSC_FALSE;
   PetscCall(HJStencilCheckPmat(A, L));
-  if (st->device && st->devicedestroy) PetscCall((*st->devicedestroy)(&st->device)); /* its values are about to be stale */
+  PetscCall(HJStencilDropDevice(st)); /* a backend's device copy: its values are about to be stale */
   if (have) PetscCall(HJExtractPass(A, L, st, PETSC_FALSE, &res));
   else { /* nothing to refresh here; still take part in the reduction */
     PetscCall(PetscMemzero(&res, sizeof(res)));

@@ -113,7 +113,7 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   if (threadIdx.x < ND) {
     const int       d   = threadIdx.x;
     const unsigned  bid = TileId(P), n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
-    const unsigned  ti  = d == 0 ? bid % n0 : (d == 1 ? (bid / n0) % n1 : bid / (n0 * n1));
+    const unsigned  ti  = hj::TileCoord(bid, n0, n1, d);
     const long long m   = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
     range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
   }
@@ -153,7 +153,8 @@ __device__ __forceinline__ int InterleaveRows(int j, int wx, int wy)
   buffers with zeros (the correction and its frozen halo), step 2 forms each point's residual in T from x in xpad
   (neighbours through L1/L2, coefficients from the T planes, a rolled loop so that its loads do not take the sweeps'
   registers) and keeps it in S as the point's right-hand side, step 3 is unchanged, and step 4 writes x + delta in T.
-  (ptxas, sm_90: no instantiation spills; the native ones are unchanged by it, register for register.)
+  (The residual's loop is rolled so that the correction form spills nowhere and leaves the native instantiations as
+  they were: bench/TUNING.md "Notes from the source".)
 */
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
 __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T, S> P)
@@ -217,7 +218,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
             for (int s = 0; s < NOFF; s++) cq[s][q] = cst ? P.cst.c[s] : P.coef[s * P.nlocal + u[q]];
           }
           if (!P.xzero) {
-            const auto xv = xt().Strided(); /* (Horner form here costs a 3D box PPT 8 instantiation a spill) */
+            const auto xv = xt().Strided(); /* (not in Horner form, which makes the 3D box PPT 8 instantiation spill) */
             const T   *xc = xv.ptr(i + 1, j + P1, k + P2);
             T          r;
             if (cst) r = hj::Residual<DIM, KIND>(xc, xv.s1, xv.s2(), P.b[u[q]], T(1) / invd, ConstCoef<T>{P.cstT.c});
@@ -457,8 +458,8 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= P.box.xm0) return;
   /* update(u, pi): the new value of the point with unpadded index u and padded index pi. (Not through hj::View:
-     copies of the parameters' extents in a view are held in registers, 32 -> 40 for the 2D/3D star instantiations,
-     which costs this 256-thread kernel a quarter of its occupancy; ptxas, sm_90.) */
+     copies of the parameters' extents in a view are held in registers, which costs this 256-thread kernel occupancy:
+     bench/TUNING.md "Notes from the source".) */
   auto sweep = [&](auto update) {
 #pragma unroll 1
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {

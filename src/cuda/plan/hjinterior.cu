@@ -1,4 +1,4 @@
-/* Constant coefficients in the interior (the CUDA backend's plan, hjcuda.cu): whether every point of this rank at
+/* Constant coefficients in the interior (the CUDA backend's plan, plan/hjplan.cu): whether every point of this rank at
    least kShell points from each non-periodic face of the domain has the same row, ex45's and most PETSc tutorials'
    operators (a constant stencil with Dirichlet rows, or rows that drop their boundary couplings, on the faces). A
    kernel that knows it reads no coefficient planes there: it moves x and b only, as for a constant stencil, and reads
@@ -6,7 +6,7 @@
    (the flag and the row, noff + 1 values) and one copy brings it back: the check runs at every PCSetUp, so it costs
    one device-to-host latency, not noff + 2. The planes stay the stencil, so the result is exact either way. */
 #include <petscdevice_cuda.h>
-#include "hjcudastencil.h"
+#include "cuda/hjcudastencil.h"
 
 namespace
 {

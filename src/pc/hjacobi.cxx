@@ -26,26 +26,12 @@ static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
-
-/* CUDA vectors by type (VECCUDA and its sequential and MPI types) */
-PetscErrorCode HJIsCUDAVecType(VecType vt, PetscBool *iscuda)
-{
-  const char *const cuda[] = {VECCUDA, VECSEQCUDA, VECMPICUDA};
-
-  PetscFunctionBegin;
-  *iscuda = PETSC_FALSE;
-  for (PetscInt i = 0; i < 3 && vt && !*iscuda; i++) PetscCall(PetscStrcmp(vt, cuda[i], iscuda));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCHJacobiCheckParameters(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < hj->layout.dim; d++) {
-    PetscCheck(hj->tile[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size %" PetscInt_FMT " in direction %" PetscInt_FMT " must be >= 1 (-pc_hjacobi_tile)", hj->tile[d], d);
+  for (PetscInt d = 0; d < hj->layout.dim; d++) { /* tile >= 1 and even overlap >= 0: the setters' checks (the default tile is >= 1) */
     PetscCheck(hj->overlap[d] < hj->tile[d], PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap %" PetscInt_FMT " must be smaller than the tile %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap, -pc_hjacobi_tile)", hj->overlap[d], hj->tile[d], d);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -56,8 +42,6 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
   DM                  dm;
   const HJBackendOps *ops;
-  VecType             vt;
-  PetscBool           cudavec;
 
   PetscFunctionBegin;
   PetscCall(PCHJacobiCite_Private());
@@ -80,25 +64,12 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->layout, &hj->ghostsf));
   }
 
-  /* the backend, chosen once here and before the extraction: the backend extracts (the CUDA one on the device) */
-  PetscCall(MatGetVecType(pc->pmat, &vt));
-  PetscCall(HJIsCUDAVecType(vt, &cudavec));
-  ops = &HJBackendHost;
-  if (hj->backend == PC_HJACOBI_BACKEND_CUDA) {
-#if defined(HJACOBI_WITH_CUDA)
-    PetscCheck(cudavec, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors, but the Pmat's vectors are of type %s; use -dm_vec_type cuda -dm_mat_type aijcusparse (or -pc_hjacobi_backend auto/host)", vt ? vt : "(none)");
-    ops = &HJBackendCUDA;
-#else
-    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build has no CUDA (PETSc or petsc-hjacobi was built without CUDA); use -pc_hjacobi_backend host or auto");
-#endif
-  }
-#if defined(HJACOBI_WITH_CUDA)
-  if (hj->backend == PC_HJACOBI_BACKEND_AUTO && cudavec) ops = &HJBackendCUDA;
-#endif
+  /* the backend, chosen once here and before the extraction: the backend extracts (a device one where the Pmat lives) */
+  PetscCall(HJBackendSelect(pc, &ops));
 
-  if (!hj->tileset) PetscCall(HJDefaultTile(pc, (PetscBool)(ops != &HJBackendHost)));
+  if (!hj->tileset) PetscCall(HJDefaultTile(pc, ops->device));
   PetscCall(PCHJacobiCheckParameters(pc));
-  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops != &HJBackendHost, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
+  PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops->device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
 
   /* New values only (the same Pmat object, nonzero pattern, layout and extracting backend): a value pass. Another
      pattern, matrix, grid or backend: a full extraction. A setup caused only by a parameter change (tile, overlap)
@@ -229,8 +200,8 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", NULL));
   PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
+  PetscCall(HJBackendsDestroyOptions(pc));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -263,9 +234,8 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
   if (!hj->haslayout || hj->ghostsf) {
-    const PetscBool cuda = (PetscBool)(hj->ops && !strcmp(hj->ops->name, "cuda")), over = HJOverlapComm(hj, cuda);
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false",
-                                     hj->overlapcommset || !cuda ? "" : (over ? ", default" : ", default: MPI is not GPU-aware")));
+    const PetscBool device = (PetscBool)(hj->ops && hj->ops->device), over = HJOverlapComm(hj);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false", hj->overlapcommset || !device ? "" : ", default"));
   }
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->haslayout && hj->st.noff) {
@@ -273,7 +243,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
-    for (PetscInt d = 0; d < L->dim; d++) /* HJStencil.zerodir: what the CUDA backend's automatic choice reads */
+    for (PetscInt d = 0; d < L->dim; d++) /* HJStencil.zerodir: what a device backend's automatic kernel choice reads */
       if (hj->st.zerodir[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: no couplings along %c (the points along %c are independent)\n", "xyz"[d], "xyz"[d]));
     if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
     if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
@@ -346,9 +316,6 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
       pc->setupcalled = 0;
     }
   }
-  /* test hook, not listed by -help: the given rank's device extraction fails to allocate its planes, as on a full GPU,
-     so a test can see every rank stop (cuda_err_extract_alloc_np2) */
-  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_debug_fail_alloc", &hj->debugfailalloc, NULL));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_inner_precision", "Precision of the sub-iterations (single: fp32 sweeps on the correction, x kept in PetscScalar; CUDA backend)", "PCHJacobiSetInnerPrecision", PCHJacobiInnerPrecisions, (PetscEnum)ip, (PetscEnum *)&ip, &flg));
   if (flg) PetscCall(PCHJacobiSetInnerPrecision(pc, ip));
   /* read at every cycle (the split of the tiles is made at every setup either way): no setup needed */
@@ -357,27 +324,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
   k = hj->richcheck;
   PetscCall(PetscOptionsInt("-pc_hjacobi_richardson_check", "Richardson iterations between true-residual checks when KSP tests norms (KSPRICHARDSON fast path)", "PCHJacobiSetRichardsonCheck", k, &k, &flg));
   if (flg) PetscCall(PCHJacobiSetRichardsonCheck(pc, k));
-#if defined(HJACOBI_WITH_CUDA)
-  { /* developer options of the CUDA backend: fields of the context (no setters); its setup chooses the kernel from
-       them, so a change sets the PC up again */
-    PetscInt  kernel = hj->cudakernel, strip = hj->cudastrip, threads = hj->cudathreads;
-    PetscBool forcetile = hj->cudaforcetile;
-    PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
-    PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
-    PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
-    PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
-    PetscCheck(threads == 0 || (threads >= 32 && threads <= 512 && threads % 32 == 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_threads %" PetscInt_FMT ": give a multiple of 32 from 32 to 512 (or 0: the default)", threads);
-    PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
-    /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
-    PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(hj), &hj->cudaside, &flg));
-    if (flg) hj->cudasideset = PETSC_TRUE;
-    if (kernel != (PetscInt)hj->cudakernel || strip != hj->cudastrip || threads != hj->cudathreads || forcetile != hj->cudaforcetile) pc->setupcalled = 0;
-    hj->cudathreads   = threads;
-    hj->cudakernel    = (HJCudaKernel)kernel;
-    hj->cudastrip     = strip;
-    hj->cudaforcetile = forcetile;
-  }
-#endif
+  PetscCall(HJBackendsSetFromOptions(pc, PetscOptionsObject)); /* the backends' developer options */
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1055,9 +1002,8 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->backend = PC_HJACOBI_BACKEND_AUTO;
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
   hj->overlapcomm = PETSC_TRUE;
-  hj->debugfailalloc = -1;
-  hj->abisize        = sizeof(PC_HJacobi);
-  hj->abilast        = offsetof(PC_HJacobi, abiend);
+  hj->abisize = sizeof(PC_HJacobi);
+  hj->abilast = offsetof(PC_HJacobi, abiend);
 
   pc->ops->setup           = PCSetUp_HJacobi;
   pc->ops->apply           = PCApply_HJacobi;
@@ -1083,9 +1029,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
-#if defined(HJACOBI_WITH_CUDA)
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
-#endif
   PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

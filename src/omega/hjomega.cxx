@@ -19,38 +19,44 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petscksp.h>
 #include <petschjacobi/private/hjhash.hpp>
-#if defined(HJACOBI_WITH_CUDA)
-  #include "cuda/hjcudastencil.h"
-#endif
 
 #define HJ_OMEGA_RHO   0.9  /* the contraction asked of the high-frequency Ritz values */
 #define HJ_OMEGA_SAFE  1.1  /* lambda_max inflation (PETSc's Chebyshev: 1.1) */
 #define HJ_OMEGA_ZERO  1e-6 /* |theta| below this times the largest |theta|: the null space of a singular operator */
 
-/* dof > 1: D^{-1} as a block-diagonal matrix of the Pmat's family, from the extracted inverse blocks (host or device) */
+/* the backend of the Pmat's vectors: it knows their family (hjbackends.cxx) */
+static PetscErrorCode VectorBackend(PC pc, const HJBackendOps **ops)
+{
+  VecType vt;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetVecType(pc->pmat, &vt));
+  PetscCall(HJBackendOfVecType(vt, ops));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* dof > 1: D^{-1} as a block-diagonal matrix of the Pmat's family, from the extracted inverse blocks where they live
+   (a device matrix type takes device values by COO) */
 static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
-  const HJLayout    *L  = &hj->layout;
-  const PetscInt     dof = L->dof;
-  const PetscScalar *vals = hj->st.invdiag;
-  PetscInt           rstart, nloc;
-  VecType            vt;
-  PetscBool          cuda = PETSC_FALSE;
-  PetscInt          *ci, *cj;
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  const HJLayout     *L  = &hj->layout;
+  const PetscInt      dof = L->dof;
+  const PetscScalar  *vals = hj->st.invdiag;
+  MatType             mtype = MATAIJ;
+  PetscInt            rstart, nloc;
+  const HJBackendOps *vops;
+  PetscInt           *ci, *cj;
 
   PetscFunctionBegin;
   PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
   PetscCall(MatGetLocalSize(pc->pmat, &nloc, NULL));
-  PetscCall(MatGetVecType(pc->pmat, &vt));
-  PetscCall(HJIsCUDAVecType(vt, &cuda));
-#if defined(HJACOBI_WITH_CUDA)
-  if (!vals && hj->st.ondevice) vals = ((const HJCudaStencil *)hj->st.device)->invdiag; /* AIJCUSPARSE's COO takes device values */
-#endif
+  PetscCall(VectorBackend(pc, &vops));
+  if (vops->invdiagblocks) PetscCall((*vops->invdiagblocks)(pc, &hj->st, &mtype, &vals));
   PetscCheck(vals, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "No inverse diagonal blocks to estimate with");
   PetscCall(MatCreate(PetscObjectComm((PetscObject)pc), Dinv));
   PetscCall(MatSetSizes(*Dinv, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
-  PetscCall(MatSetType(*Dinv, cuda ? MATAIJCUSPARSE : MATAIJ));
+  PetscCall(MatSetType(*Dinv, mtype));
   /* COO in the order of st.invdiag (row-major blocks, point after point): its values need no copy */
   PetscCall(PetscMalloc2(nloc * dof, &ci, nloc * dof, &cj));
   for (PetscInt u = 0, n = 0; u < L->nlocal; u++)
@@ -67,32 +73,25 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 
 /* dof = 1: D^{-1} as a vector of the Pmat's family wrapping the extracted inverse diagonal where it lives (the device
    array of a device stencil, the host array otherwise; both extractions keep the array also for constant stencils):
-   no copy, no host pass. Every rank makes the same collective calls (constant coefficients are a per-rank property). */
+   no copy, no host pass. Vectors of a device backend's family are its to make. Every rank makes the same collective
+   calls (constant coefficients are a per-rank property). */
 static PetscErrorCode CreateInverseDiagonalVec(PC pc, Vec like, Vec *dinv)
 {
-  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
-  const HJStencil *st = &hj->st;
-  const PetscInt   n  = hj->layout.nlocal;
-  MPI_Comm         comm;
-  PetscMPIInt      size;
-  VecType          vt;
-  PetscBool        cuda;
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  const HJStencil    *st = &hj->st;
+  const PetscInt      n  = hj->layout.nlocal;
+  MPI_Comm            comm;
+  PetscMPIInt         size;
+  VecType             vt;
+  const HJBackendOps *vops;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectGetComm((PetscObject)pc, &comm));
   PetscCallMPI(MPI_Comm_size(comm, &size));
   PetscCall(VecGetType(like, &vt));
-  PetscCall(HJIsCUDAVecType(vt, &cuda));
-  if (cuda) {
-#if defined(HJACOBI_WITH_CUDA)
-    const PetscScalar *dev = st->ondevice ? ((const HJCudaStencil *)st->device)->invdiag : NULL;
-    PetscCheck(dev || st->invdiag, comm, PETSC_ERR_PLIB, "No inverse diagonal to estimate with");
-    if (size == 1) PetscCall(VecCreateSeqCUDAWithArrays(PETSC_COMM_SELF, 1, n, st->invdiag, dev, dinv));
-    else PetscCall(VecCreateMPICUDAWithArrays(comm, 1, n, PETSC_DECIDE, st->invdiag, dev, dinv));
-#else
-    SETERRQ(comm, PETSC_ERR_SUP, "CUDA vectors in a build without CUDA");
-#endif
-  } else {
+  PetscCall(HJBackendOfVecType(vt, &vops));
+  if (vops->invdiag) PetscCall((*vops->invdiag)(pc, st, like, dinv));
+  else {
     PetscCheck(st->invdiag, comm, PETSC_ERR_PLIB, "No inverse diagonal to estimate with");
     if (size == 1) PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, st->invdiag, dinv));
     else PetscCall(VecCreateMPIWithArray(comm, 1, n, PETSC_DECIDE, st->invdiag, dinv));
@@ -111,23 +110,24 @@ static PetscErrorCode ApplyInverseDiagonal(PC dpc, Vec x, Vec y)
 }
 
 /* the start vector: a hash of each value's natural index c + dof (i + M0 (j + M1 k)) (hjhash.hpp), written where the
-   vector lives (a kernel for CUDA vectors: no host loop over the grid, no upload) */
+   vector lives (device vectors: by their backend, a kernel; no host loop over the grid, no upload) */
 static PetscErrorCode FillStart(PC pc, Vec v)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  const HJLayout *L  = &hj->layout;
-  PetscScalar    *a;
-  PetscMemType    mt;
-  PetscInt        u = 0;
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  const HJLayout     *L  = &hj->layout;
+  PetscScalar        *a;
+  PetscMemType        mt;
+  PetscInt            u = 0;
+  const HJBackendOps *vops;
 
   PetscFunctionBegin;
   PetscCall(VecGetArrayWriteAndMemType(v, &a, &mt));
   if (PetscMemTypeDevice(mt)) {
-#if defined(HJACOBI_WITH_CUDA)
-    PetscCall(HJCudaFillStart(L, a));
-#else
-    SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "A device vector in a build without CUDA");
-#endif
+    VecType vt;
+    PetscCall(VecGetType(v, &vt));
+    PetscCall(HJBackendOfVecType(vt, &vops));
+    PetscCheck(vops->fillstart, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "A device vector of type %s that no backend of this build runs on", vt);
+    PetscCall((*vops->fillstart)(L, a));
   } else
     for (PetscInt k = 0; k < L->xm[2]; k++)
       for (PetscInt j = 0; j < L->xm[1]; j++)

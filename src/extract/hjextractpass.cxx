@@ -4,7 +4,7 @@
    Why it is fast: the column of an entry of the rank's own block is placed by comparisons against the row's plane
    and line starts (no division but by the compile-time dof), the off-process columns (garray) are turned into grid
    points once per pass, and nothing is read twice. */
-#include "hjextractpass.h"
+#include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
 #include <petschjacobi/private/hjextract.hpp>
 #include <array>
@@ -42,13 +42,10 @@ PetscErrorCode HJExtractExpandToBox(const HJLayout *L, HJStencil *st, PetscInt n
 
 namespace
 {
-/* an offset between grid points, taken the short way round in periodic directions */
+/* an offset between grid points along d, taken the short way round in periodic directions (hj::Wrap) */
 inline PetscInt Wrap(const HJLayout *L, PetscInt d, PetscInt off)
 {
-  if (L->bnd[d] != DM_BOUNDARY_PERIODIC) return off;
-  if (off > L->M[d] / 2) return off - L->M[d];
-  if (off < -(L->M[d] / 2)) return off + L->M[d];
-  return off;
+  return (PetscInt)hj::Wrap(L->bnd[d] == DM_BOUNDARY_PERIODIC, L->M[d], off);
 }
 
 /* the code of an offset, -1 if it leaves the width-1 box */

@@ -9,9 +9,8 @@
    pass over the planes (constant coefficients, directions without couplings); one small result comes back. */
 #include <cstring> /* memset */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjextract.hpp>
-#include "hjcudastencil.h"
+#include "cuda/hjcudastencil.h"
 
 namespace
 {
@@ -236,7 +235,7 @@ __global__ void CheckKernel(Args a)
   OrFlags(&a.res->flags, bits);
 }
 
-/* A^T's planes from A's (hjtranspose.cxx has the host twin), thread per grid point */
+/* A^T's planes from A's, thread per grid point (the re-indexing of hjextract.hpp, as hjtranspose.cxx on the host) */
 __global__ void TransposeKernel(Args a, const PetscScalar *coef, const PetscScalar *invdiag)
 {
   const long long u   = blockIdx.x * (long long)blockDim.x + threadIdx.x;
@@ -244,24 +243,14 @@ __global__ void TransposeKernel(Args a, const PetscScalar *coef, const PetscScal
   if (u >= a.N) return;
   int p[3];
   PointOf(a, u, p);
-  for (int i = 0; i < dof; i++)
-    for (int j = 0; j < dof; j++) a.invdiag[u * bs2 + i * dof + j] = invdiag[u * bs2 + j * dof + i];
+  const long long g[3] = {p[0], p[1], p[2]}, xs[3] = {a.xs[0], a.xs[1], a.xs[2]}, xm[3] = {a.xm[0], a.xm[1], a.xm[2]}, M[3] = {a.M[0], a.M[1], a.M[2]};
+  const bool      per[3] = {(bool)a.periodic[0], (bool)a.periodic[1], (bool)a.periodic[2]};
+  hj::TransposeBlock(dof, invdiag + u * bs2, a.invdiag + u * bs2);
   for (int s = 0; s < a.noff; s++) {
-    const int off[3] = {hj::Offset(a.dim, a.kind, s, 0), hj::Offset(a.dim, a.kind, s, 1), hj::Offset(a.dim, a.kind, s, 2)};
-    const int ms     = hj::OffsetSlot(a.dim, a.kind, -off[0], -off[1], -off[2]);
-    bool      own    = true;
-    long long uq     = 0, stride = 1;
-    for (int d = 0; d < 3; d++) {
-      int g = p[d] + off[d];
-      if (a.periodic[d]) g = (g + a.M[d]) % a.M[d];
-      const int q = g - a.xs[d];
-      own         = own && q >= 0 && q < a.xm[d];
-      uq += stride * q;
-      stride *= a.xm[d];
-    }
-    PetscScalar *out = a.coef + ((size_t)s * a.N + u) * bs2;
-    for (int i = 0; i < dof; i++)
-      for (int j = 0; j < dof; j++) out[i * dof + j] = own ? coef[((size_t)ms * a.N + uq) * bs2 + j * dof + i] : (PetscScalar)0;
+    const int       off[3] = {hj::Offset(a.dim, a.kind, s, 0), hj::Offset(a.dim, a.kind, s, 1), hj::Offset(a.dim, a.kind, s, 2)};
+    const int       ms     = hj::OffsetSlot(a.dim, a.kind, -off[0], -off[1], -off[2]);
+    const long long uq     = hj::TransposeSource(g, off, xs, xm, M, per);
+    hj::TransposeBlock(dof, uq < 0 ? (const PetscScalar *)nullptr : coef + ((size_t)ms * a.N + uq) * bs2, a.coef + ((size_t)s * a.N + u) * bs2);
   }
 }
 
@@ -565,8 +554,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
   PetscCall(UseDevice(pc, A, &dev));
   if (!dev) {
     if (valuesonly && !st->ondevice) {
-      PetscCall(HJStencilExtractValues(A, L, st, &fits));
-      if (fits && st->device) PetscCall((*st->devicedestroy)(&st->device)); /* the upload holds the old values */
+      PetscCall(HJStencilExtractValues(A, L, st, &fits)); /* drops the upload, which holds the old values */
     }
     if (!fits) PetscCall(HJStencilExtract(A, L, st));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -586,7 +574,11 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
     PetscCall(CSRRestore(&csr, &a));
     if (!fits) PetscCall(PetscInfo(pc, "new values need another stencil kind: full extraction\n"));
   }
-  if (!fits) PetscCall(HJCudaExtractFull(A, L, st, hj->debugfailalloc));
+  if (!fits) {
+    HJCudaOptions *o;
+    PetscCall(HJCudaOptionsGet(pc, &o));
+    PetscCall(HJCudaExtractFull(A, L, st, o->failalloc));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -613,10 +605,11 @@ PetscErrorCode HJCudaStencilToHost(HJStencil *st)
 }
 
 /* stT (kind, noff, dof set) from the device stencil st, on the device */
-PetscErrorCode HJCudaStencilTranspose(const HJLayout *L, HJStencil *st, HJStencil *stT)
+PetscErrorCode HJCudaStencilTranspose(const HJLayout *L, const HJStencil *st, HJStencil *stT)
 {
-  HJCudaStencil *d = (HJCudaStencil *)st->device, *t;
-  const size_t   nd = (size_t)L->nlocal * st->dof * st->dof;
+  const HJCudaStencil *d = (const HJCudaStencil *)st->device;
+  HJCudaStencil       *t;
+  const size_t         nd = (size_t)L->nlocal * st->dof * st->dof;
   cudaStream_t   stream;
   Args           a;
 

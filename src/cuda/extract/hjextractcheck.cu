@@ -1,8 +1,7 @@
 /* Testing the device extraction against the host's (test/test_extract.c, through PCHJacobiExtractCompare_C). */
 #include <cstring> /* memcmp */
 #include <petscdevice_cuda.h>
-#include <petschjacobi/private/pchjacobiimpl.h>
-#include "hjcudastencil.h"
+#include "cuda/hjcudastencil.h"
 
 /* Testing (PCHJacobiExtractCompare_C, test/test_extract.c): extract the PC's Pmat on the host and on the device and
    count what differs (planes, inverse diagonal, kind, constant/ccoef/cinvdiag, zerodir), bit for bit. perturb = 1
