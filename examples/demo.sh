@@ -42,5 +42,15 @@ echo
 run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 "${gpu[@]}"
 run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
 
+if [ -x "$ex/helmholtz" ]; then # PETSc with complex scalars
+  hn=257 hk=40
+  [ "$where" = "the GPU" ] && hn=513
+  echo "3. Complex scalars: the Helmholtz equation at wavenumber $hk on a $hn^2 grid, GMRES with multigrid on the complex-shifted"
+  echo "   Laplacian, smoothed by hierarchical Jacobi (a damped sweep, k 1, omega 0.7), then by Chebyshev/Jacobi."
+  echo
+  run "$ex/helmholtz" -da_grid_x "$hn" -da_grid_y "$hn" -k "$hk" -mg_levels_pc_hjacobi_subiterations 1 -mg_levels_pc_hjacobi_omega 0.7 "${gpu[@]}"
+  run "$ex/helmholtz" -da_grid_x "$hn" -da_grid_y "$hn" -k "$hk" -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi -ksp_max_it 1000 "${gpu[@]}"
+fi
+
 echo "Next: any program takes -help; try other -pc_hjacobi_subiterations / -pc_hjacobi_overlap / -pc_hjacobi_tile values,"
 echo "or examples/varcoef2d (CG on a variable-coefficient problem). Every option: <program> -help."
