@@ -13,7 +13,7 @@ all:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(if $(PETSC_DIR),-DPETSC_DIR=$(PETSC_DIR)) $(if $(PETSC_ARCH),-DPETSC_ARCH=$(PETSC_ARCH)) $(CMAKE_ARGS)
 	cmake --build $(BUILD_DIR) -j $(NP)
 test: all
-	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(NP) $(CTEST_ARGS) $(if $(LABEL),-L $(LABEL)) $(if $(LABEL_EXCLUDE),-LE '$(LABEL_EXCLUDE)')
+	OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ctest --test-dir $(BUILD_DIR) --output-on-failure -j $(NP) $(CTEST_ARGS) $(if $(LABEL),-L '$(LABEL)') $(if $(LABEL_EXCLUDE),-LE '$(LABEL_EXCLUDE)')
 demo: all
 	./examples/demo.sh $(BUILD_DIR)
 install: all
