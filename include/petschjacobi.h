@@ -46,6 +46,26 @@ typedef enum {
 } PCHJacobiInnerPrecision;
 PETSC_EXTERN const char *const PCHJacobiInnerPrecisions[];
 
+/*E
+   PCHJacobiWeights - the weights w_1..w_k of the k sweeps of a tile (ALGORITHM.md, parameter w_1..w_k)
+
+$  `PC_HJACOBI_WEIGHTS_AUTO`      - by role: constant for a multigrid smoother (a `PCMG` level, options prefix
+$                                   `mg_levels_`), Chebyshev elsewhere (Krylov preconditioner, Richardson solver)
+$  `PC_HJACOBI_WEIGHTS_CONSTANT`  - w_j = omega for every sweep (the paper)
+$  `PC_HJACOBI_WEIGHTS_CHEBYSHEV` - w_j = 1/l_j, l_j the Chebyshev nodes of [lo, hi] in Leja order: the k sweeps are the
+$                                   Chebyshev polynomial of degree k of the tile's operator
+
+   Level: intermediate
+
+.seealso: `PCHJacobiSetWeights()`, `PCHJacobiSetChebyshevInterval()`
+E*/
+typedef enum {
+  PC_HJACOBI_WEIGHTS_AUTO,
+  PC_HJACOBI_WEIGHTS_CONSTANT,
+  PC_HJACOBI_WEIGHTS_CHEBYSHEV
+} PCHJacobiWeights;
+PETSC_EXTERN const char *const PCHJacobiWeightsTypes[];
+
 PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PCCreate_HJacobi(PC);
@@ -62,6 +82,11 @@ PETSC_EXTERN PetscErrorCode PCHJacobiSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetOmega(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetOmegaRecompute(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetOmegaRecompute(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetWeights(PC, PCHJacobiWeights);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetWeights(PC, PCHJacobiWeights *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetChebyshevInterval(PC, PetscReal, PetscReal);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetChebyshevInterval(PC, PetscReal *, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetSweepWeights(PC, PetscInt *, const PetscReal *[]);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetBackend(PC, PCHJacobiBackend);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetBackend(PC, PCHJacobiBackend *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetInnerPrecision(PC, PCHJacobiInnerPrecision);

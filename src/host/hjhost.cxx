@@ -24,7 +24,7 @@ struct HostData {
    a cycle may run its tiles in two parts (the interior ones during the ghost exchange), in any order: each reads xpad
    and writes its own points of ypad. */
 template <int DIM, int KIND, int DOF, bool TRANSPOSE>
-void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, PetscScalar omega, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1, const PetscInt *ids, PetscInt first, PetscInt last)
+void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, const PetscReal *w, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1, const PetscInt *ids, PetscInt first, PetscInt last)
 {
   const PetscInt    N = L->nlocal, *xm = L->xm, *ext = L->ext;
   const long long   nt[3]     = {hj::NumTiles(xm[0], t[0], o[0]), hj::NumTiles(xm[1], t[1], o[1]), hj::NumTiles(xm[2], t[2], o[2])};
@@ -46,6 +46,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
         for (int bi = 0; bi < tb.s[0]; bi++)
           for (int f = 0; f < DOF; f++) buf0[sb.Index(bi, bj, bk) + f] = buf1[sb.Index(bi, bj, bk) + f] = TRANSPOSE ? 0 : xv(bi, bj, bk, f);
     for (PetscInt it = 0; it < k; it++) {
+      const PetscScalar omega = w[it]; /* this sweep's weight (hjweights.cxx) */
       for (int kk = 0; kk < tb.w[2]; kk++)
         for (int jj = 0; jj < tb.w[1]; jj++)
           for (int ii = 0; ii < tb.w[0]; ii++) {
@@ -75,7 +76,7 @@ void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], cons
   }
 }
 
-using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, PetscScalar, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscInt *, PetscInt, PetscInt);
+using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, const PetscReal *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscInt *, PetscInt, PetscInt);
 /* the one run-time -> template dispatch of this backend: [transpose][dof-1][dim-1][kind] */
 #define HJ_HOST_CYCLES(DOF, TR) \
   { \
@@ -243,7 +244,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     }
     if (split && h->ninterior) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-      cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, 0, h->ninterior);
+      cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, 0, h->ninterior);
       PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
       done = h->ninterior;
     }
@@ -253,8 +254,8 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-    if (split) cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, done, h->ntiles);
-    else cycle(L, st, t, o, hj->subits, hj->omega, ba, h->xpad, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
+    if (split) cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, done, h->ntiles);
+    else cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
     std::swap(h->xpad, h->ypad);
     PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
@@ -282,7 +283,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
-  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->omega, ra, NULL, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
+  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->wt.w, ra, NULL, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
   PetscCall(VecRestoreArrayRead(r, &ra));
   if (add) {
     PetscCall(VecGetArray(x, &xa));

@@ -256,8 +256,9 @@ PetscErrorCode HJOmegaChoose(PC pc)
 
   PetscFunctionBegin;
   hj->subits = om->subits; /* what the user asked for (a fallback of an earlier setup is undone) */
-  if (om->user > 0) {
-    hj->omega = om->user;
+  if (!HJWeightsNeedEstimate(pc)) { /* omega given, or Chebyshev weights on a given interval (omega unused) */
+    hj->omega    = om->user > 0 ? om->user : 1;
+    om->fallback = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
@@ -282,6 +283,21 @@ PetscErrorCode HJOmegaChoose(PC pc)
   }
   PetscCall(PetscInfo(pc, "omega %g %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, ok ? "chosen from the operator" : "(fallback)", om->reused ? "reused" : "new", om->nritz, om->why,
                       ok ? "" : (om->subitsset ? "; keeping the subiterations the user set, omega 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI")));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJOmegaUpperBound(PC pc, PetscReal imagtol, PetscReal *hi, PetscBool *ok)
+{
+  HJOmega  *om   = &((PC_HJacobi *)pc->data)->om;
+  PetscReal amax = 0, imax = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < om->nritz; i++) {
+    amax = PetscMax(amax, om->re[i]);
+    imax = PetscMax(imax, PetscAbsReal(om->im[i]));
+  }
+  *hi = HJ_OMEGA_SAFE * amax;
+  *ok = (PetscBool)(om->have && !om->fallback && amax > 0 && imax <= imagtol * amax);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -102,6 +102,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall(HJOmegaChoose(pc)); /* omega (and k of a fallback) before the backend sets up for them (its plan holds them) */
+  PetscCall(HJWeightsSetUp(pc)); /* the sweeps' weights from them (hjweights.cxx) */
   { /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
        limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
@@ -201,6 +202,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
   PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
+  PetscCall(HJWeightsInstall(pc, PETSC_FALSE));
   PetscCall(HJBackendsDestroyOptions(pc));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -231,6 +233,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  subiterations %" PetscInt_FMT ", cycles %" PetscInt_FMT "\n", hj->subits, hj->cycles));
   PetscCall(HJOmegaView(pc, viewer));
+  PetscCall(HJWeightsView(pc, viewer));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  Richardson fast path: true residual checked every %" PetscInt_FMT " iterations when the KSP tests norms\n", hj->richcheck));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  backend %s%s%s, inner precision %s\n", PCHJacobiBackends[hj->backend], hj->ops ? ", in use: " : "", hj->ops ? hj->ops->name : "", PCHJacobiInnerPrecisions[hj->inner]));
   if (!hj->haslayout || hj->ghostsf) {
@@ -303,6 +306,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
       PetscCall(PCHJacobiSetOmega(pc, w));
     }
   }
+  PetscCall(HJWeightsSetFromOptions(pc, PetscOptionsObject));
   PetscCall(PetscOptionsBool("-pc_hjacobi_omega_recompute", "Estimate the spectrum for omega again whenever the Pmat's values change (default: only for a new matrix or nonzero pattern)", "PCHJacobiSetOmegaRecompute", recompute, &recompute, &flg));
   if (flg) PetscCall(PCHJacobiSetOmegaRecompute(pc, recompute));
   PetscCall(PetscOptionsEnum("-pc_hjacobi_backend", "Where the cycles run", "PCHJacobiSetBackend", PCHJacobiBackends, (PetscEnum)be, (PetscEnum *)&be, &flg));
@@ -1030,5 +1034,6 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
   PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
+  PetscCall(HJWeightsInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -106,6 +106,18 @@ typedef struct {
   char             why[256];
 } HJOmega;
 
+/* The weights of the k sweeps (hjweights.cxx, ALGORITHM.md w_1..w_k), chosen at every setup after omega */
+typedef struct {
+  PCHJacobiWeights type;     /* asked for (auto: by role) */
+  PCHJacobiWeights used;     /* after setup: PC_HJACOBI_WEIGHTS_CONSTANT or _CHEBYSHEV */
+  PetscReal        ulo, uhi; /* the interval the user gave; 0: chosen at setup */
+  PetscReal        lo, hi;   /* the interval in use (Chebyshev) */
+  PetscReal       *w;        /* [n]: the weight of sweep j = 1..n, in the order the sweeps run (n = k after setup) */
+  PetscInt         n;
+  PetscBool        smoother; /* the role found at setup: a multigrid smoother (options prefix with mg_levels_) */
+  char             why[256];
+} HJWeights;
+
 typedef struct {
   size_t abisize, abilast; /* sizeof(PC_HJacobi) and offsetof(PC_HJacobi, abiend) as the host compiler lays it out:
                               the CUDA backend checks that nvcc agrees (HJ_SCALAR_ALIGN) */
@@ -113,6 +125,7 @@ typedef struct {
   PetscInt                tile[3], overlap[3], subits, cycles;
   PetscReal               omega; /* in use (after setup: the one chosen, see om) */
   HJOmega                 om;
+  HJWeights               wt;
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
   PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
@@ -188,6 +201,18 @@ PETSC_INTERN PetscErrorCode HJStencilTransposeOnHost(const HJLayout *, const HJS
 PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
 PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode HJOmegaReset(PC);
+/* the largest real part of the Ritz values times the safety factor (*ok: the estimate gave an omega and no Ritz value
+   has an imaginary part beyond the given fraction of that largest real part) */
+PETSC_INTERN PetscErrorCode HJOmegaUpperBound(PC, PetscReal, PetscReal *, PetscBool *);
+
+/* hjweights.cxx: the sweeps' weights for the parameters and the omega just chosen; view; free */
+PETSC_INTERN PetscErrorCode HJWeightsSetUp(PC);
+PETSC_INTERN PetscErrorCode HJWeightsView(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode HJWeightsDestroy(PC);
+PETSC_INTERN PetscErrorCode HJWeightsSetFromOptions(PC, HJ_OPTION_ITEMS);
+PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool); /* defaults and setters (install), or their removal */
+/* whether setup runs the spectrum estimate: omega auto with constant weights, or Chebyshev weights without a given interval */
+PETSC_INTERN PetscBool      HJWeightsNeedEstimate(PC);
 
 /* hjbackends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
    other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
