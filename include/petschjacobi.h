@@ -50,10 +50,15 @@ PETSC_EXTERN const char *const PCHJacobiInnerPrecisions[];
    PCHJacobiWeights - the weights w_1..w_k of the k sweeps of a tile (ALGORITHM.md, parameter w_1..w_k)
 
 $  `PC_HJACOBI_WEIGHTS_AUTO`      - by role: constant for a multigrid smoother (a `PCMG` level, options prefix
-$                                   `mg_levels_`), Chebyshev elsewhere (Krylov preconditioner, Richardson solver)
+$                                   `mg_levels_`), for k = 1 and for overlap > 0; chebyshev_squared elsewhere (Krylov
+$                                   preconditioner, Richardson solver)
 $  `PC_HJACOBI_WEIGHTS_CONSTANT`  - w_j = omega for every sweep (the paper)
-$  `PC_HJACOBI_WEIGHTS_CHEBYSHEV` - w_j = 1/l_j, l_j the Chebyshev nodes of [lo, hi] in Leja order: the k sweeps are the
-$                                   Chebyshev polynomial of degree k of the tile's operator
+$  `PC_HJACOBI_WEIGHTS_CHEBYSHEV` - w_j = 1/l_j, l_j the k Chebyshev nodes of [lo, hi] in Leja order: the k sweeps are the
+$                                   Chebyshev polynomial of degree k of the tile's operator (ALGORITHM.md)
+$  `PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED` - each of the k/2 Chebyshev nodes twice (and 1/hi for odd k): the square of the
+$                                   Chebyshev polynomial of degree k/2, which is never negative; the same preconditioner
+$                                   as chebyshev up to a scalar factor (Krylov methods do not see the difference), and a
+$                                   convergent Richardson iteration with overlap 0 where chebyshev's can diverge
 
    Level: intermediate
 
@@ -62,7 +67,8 @@ E*/
 typedef enum {
   PC_HJACOBI_WEIGHTS_AUTO,
   PC_HJACOBI_WEIGHTS_CONSTANT,
-  PC_HJACOBI_WEIGHTS_CHEBYSHEV
+  PC_HJACOBI_WEIGHTS_CHEBYSHEV,
+  PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED
 } PCHJacobiWeights;
 PETSC_EXTERN const char *const PCHJacobiWeightsTypes[];
 

@@ -28,6 +28,7 @@ typedef struct {
   unsigned                     *tileids;   /* device: every tile id, the ninterior that read no ghost value first
                                               (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
   long long                     ninterior;
+  void                         *weights;   /* device: the sweeps' weights, k PetscScalar then k float (L.w, L.wf) */
 } HJCudaPlan;
 
 typedef struct {

@@ -14,6 +14,12 @@
    then reduced less), so is under-estimating it (the polynomial is flatter). Both can be given
    (-pc_hjacobi_chebyshev_interval lo,hi). Every rank computes the same weights: hi is rounded up to 0.01 (the
    estimate's sums round differently on different rank counts) and lo depends on the parameters only.
+   chebyshev_squared: the k/2 nodes of [lo, hi] each twice (Leja order of the pairs), and 1/hi last for odd k: p = q^2
+              (times 1 - x/hi), q the Chebyshev polynomial of degree k/2. Since T_k = 2 T_{k/2}^2 - 1, 1 - p is a positive
+              multiple of chebyshev's 1 - p (odd k aside): the same preconditioner up to a scalar, so Krylov methods
+              iterate alike, while p >= 0 keeps N^{-1} >= the block diagonal of A, and with overlap 0 a Richardson
+              iteration with it converges where the block Jacobi iteration does (chebyshev's p dips to -1/T_k and its
+              Richardson iteration diverged on the 2D Poisson demo, 64^2, tile 16, k 4 and 8, overlap 0).
    Order: Leja order (the largest node first, then each next the node that maximises the product of its distances to
    those already taken), which keeps the partial products of the factors (I - D^-1 A / l_j), and so the values of the
    intermediate sweeps, bounded; the product after all k is the same in any order.
@@ -46,17 +52,30 @@ static void ChebyshevLeja(PetscInt k, PetscReal lo, PetscReal hi, PetscReal *nod
   }
 }
 
+static PetscBool IsChebyshev(PCHJacobiWeights t)
+{
+  return (PetscBool)(t == PC_HJACOBI_WEIGHTS_CHEBYSHEV || t == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED);
+}
+
 static PetscBool IsSmoother(PC pc)
 {
   const char *prefix = ((PetscObject)pc)->prefix;
   return (PetscBool)(prefix && strstr(prefix, "mg_levels_"));
 }
 
-/* Chebyshev wanted before the estimate: asked for, or auto outside a multigrid smoother without a given omega */
-static PetscBool WantChebyshev(PC pc)
+/* the Chebyshev kind wanted before the estimate (or constant): asked for, or auto outside a multigrid smoother, for
+   k > 1, overlap 0 and without a given omega. (With overlap > 0 the owned-core write-back leaves the proof of
+   chebyshev_squared's convergence, and its Richardson iteration diverged on the 2D Poisson demo, 128^2: tile 16 and
+   32, overlap 2, k 4; tile 32, overlap 4, k 6; constant weights converge there: opt in with -pc_hjacobi_weights.) */
+static PCHJacobiWeights Wanted(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  return (PetscBool)(hj->wt.type == PC_HJACOBI_WEIGHTS_CHEBYSHEV || (hj->wt.type == PC_HJACOBI_WEIGHTS_AUTO && !IsSmoother(pc) && !(hj->om.user > 0)));
+  if (hj->wt.type != PC_HJACOBI_WEIGHTS_AUTO) return hj->wt.type;
+  return (!IsSmoother(pc) && !(hj->om.user > 0) && hj->om.subits > 1 && !hj->overlap[0] && !hj->overlap[1] && !hj->overlap[2]) ? PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED : PC_HJACOBI_WEIGHTS_CONSTANT;
+}
+static PetscBool WantChebyshev(PC pc)
+{
+  return IsChebyshev(Wanted(pc));
 }
 
 PetscBool HJWeightsNeedEstimate(PC pc)
@@ -77,7 +96,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   PetscFunctionBegin;
   wt->smoother = IsSmoother(pc);
   wt->why[0]   = 0;
-  PetscCheck(!(wt->type == PC_HJACOBI_WEIGHTS_CHEBYSHEV && hj->om.user > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_hjacobi_omega %g sets constant weights, -pc_hjacobi_weights chebyshev asks for Chebyshev weights: give one of the two (the Chebyshev interval: -pc_hjacobi_chebyshev_interval lo,hi)", (double)hj->om.user);
+  PetscCheck(!(IsChebyshev(wt->type) && hj->om.user > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_hjacobi_omega %g sets constant weights, -pc_hjacobi_weights %s asks for Chebyshev weights: give one of the two (the Chebyshev interval: -pc_hjacobi_chebyshev_interval lo,hi)", (double)hj->om.user, PCHJacobiWeightsTypes[wt->type]);
   if (cheb && hj->om.fallback) {
     cheb = PETSC_FALSE;
     PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "constant: the spectrum estimate found no damping that contracts (see omega), so no Chebyshev interval"));
@@ -109,19 +128,25 @@ PetscErrorCode HJWeightsSetUp(PC pc)
     PetscReal *nodes;
     PetscBool *taken;
     PetscCall(PetscMalloc2(k, &nodes, k, &taken));
-    ChebyshevLeja(k, lo, hi, nodes, taken, wt->w);
+    wt->used = Wanted(pc);
+    if (wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV) ChebyshevLeja(k, lo, hi, nodes, taken, wt->w);
+    else { /* p = q^2 (times 1 - x/hi for odd k): q the Chebyshev polynomial of degree k/2 */
+      const PetscInt h = k / 2;
+      if (h) ChebyshevLeja(h, lo, hi, nodes, taken, wt->w + (k - h));
+      for (PetscInt j = 0; j < h; j++) wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];
+      if (k % 2) wt->w[k - 1] = 1 / hi;
+    }
     PetscCall(PetscFree2(nodes, taken));
-    wt->used = PC_HJACOBI_WEIGHTS_CHEBYSHEV;
     wt->lo   = lo;
     wt->hi   = hi;
     if (!wt->why[0])
-      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", wt->type == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? "as asked" : "auto: the default outside a multigrid smoother", wt->ulo > 0 ? "given" : "from the tile size", wt->uhi > 0 ? "given" : "from the spectrum estimate"));
+      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", wt->type != PC_HJACOBI_WEIGHTS_AUTO ? "as asked" : "auto: the default outside a multigrid smoother for k > 1", wt->ulo > 0 ? "given" : "from the tile size", wt->uhi > 0 ? "given" : "from the spectrum estimate"));
   } else {
     for (PetscInt j = 0; j < k; j++) wt->w[j] = hj->omega;
     wt->used = PC_HJACOBI_WEIGHTS_CONSTANT;
     wt->lo = wt->hi = 0;
     if (!wt->why[0])
-      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s", wt->type == PC_HJACOBI_WEIGHTS_CONSTANT ? "as asked" : (wt->smoother ? "auto: the default of a multigrid smoother (options prefix with mg_levels_)" : "auto: omega was given")));
+      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s", wt->type == PC_HJACOBI_WEIGHTS_CONSTANT ? "as asked" : (wt->smoother ? "auto: the default of a multigrid smoother (options prefix with mg_levels_)" : (hj->subits == 1 ? "auto: the default for k = 1" : (hj->om.user > 0 ? "auto: omega was given" : "auto: the default with overlap > 0")))));
   }
   PetscCall(PetscInfo(pc, "sweep weights %s (%s) on [%g, %g], k %" PetscInt_FMT ": w_1 %g ... w_k %g\n", PCHJacobiWeightsTypes[wt->used], wt->why, (double)wt->lo, (double)wt->hi, k, (double)wt->w[0], (double)wt->w[k - 1]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -134,9 +159,9 @@ PetscErrorCode HJWeightsView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!wt->n) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s%s\n", PCHJacobiWeightsTypes[wt->type], wt->type == PC_HJACOBI_WEIGHTS_AUTO ? " (constant for a multigrid smoother, Chebyshev elsewhere)" : ""));
-  } else if (wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights chebyshev on [%g, %g] (%s): 1/(Chebyshev nodes) in Leja order, %g ... %g\n", (double)wt->lo, (double)wt->hi, wt->why, (double)wt->w[0], (double)wt->w[wt->n - 1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s%s\n", PCHJacobiWeightsTypes[wt->type], wt->type == PC_HJACOBI_WEIGHTS_AUTO ? " (constant for a multigrid smoother, k = 1 or overlap > 0, chebyshev_squared elsewhere)" : ""));
+  } else if (IsChebyshev(wt->used)) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s on [%g, %g] (%s): %s, %g ... %g\n", PCHJacobiWeightsTypes[wt->used], (double)wt->lo, (double)wt->hi, wt->why, wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? "1/(Chebyshev nodes of degree k) in Leja order" : "1/(Chebyshev nodes of degree k/2), each twice, in Leja order", (double)wt->w[0], (double)wt->w[wt->n - 1]));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights constant, omega in every sweep (%s)\n", wt->why));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -161,7 +186,7 @@ PetscErrorCode HJWeightsSetFromOptions(PC pc, HJ_OPTION_ITEMS)
   PetscBool        flg;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEnum("-pc_hjacobi_weights", "Weights of the k sweeps: constant (omega in every sweep), chebyshev (1/Chebyshev nodes of [lo, hi]), auto (constant for a multigrid smoother, else chebyshev)", "PCHJacobiSetWeights", PCHJacobiWeightsTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
+  PetscCall(PetscOptionsEnum("-pc_hjacobi_weights", "Weights of the k sweeps: constant (omega in every sweep), chebyshev (1/Chebyshev nodes of [lo, hi], degree k), chebyshev_squared (degree k/2, squared), auto (constant for a multigrid smoother, k = 1 or overlap > 0, else chebyshev_squared)", "PCHJacobiSetWeights", PCHJacobiWeightsTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCHJacobiSetWeights(pc, type));
   PetscCall(PetscOptionsRealArray("-pc_hjacobi_chebyshev_interval", "Interval lo,hi of the Chebyshev weights (0 < lo < hi; 0: chosen at setup, lo from the tile size, hi from the spectrum estimate)", "PCHJacobiSetChebyshevInterval", iv, &n, &flg));
   if (flg) {
@@ -176,7 +201,7 @@ static PetscErrorCode PCHJacobiSetWeights_HJacobi(PC pc, PCHJacobiWeights type)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(type >= PC_HJACOBI_WEIGHTS_AUTO && type <= PC_HJACOBI_WEIGHTS_CHEBYSHEV, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiWeights %d (-pc_hjacobi_weights auto, constant or chebyshev)", (int)type);
+  PetscCheck(type >= PC_HJACOBI_WEIGHTS_AUTO && type <= PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiWeights %d (-pc_hjacobi_weights auto, constant, chebyshev or chebyshev_squared)", (int)type);
   if (type != hj->wt.type) pc->setupcalled = 0; /* the backends' plans hold the weights */
   hj->wt.type = type;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -208,7 +233,7 @@ static PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo,
 static PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC pc, PetscReal *lo, PetscReal *hi)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  const PetscBool inuse = (PetscBool)(hj->wt.n && hj->wt.used == PC_HJACOBI_WEIGHTS_CHEBYSHEV);
+  const PetscBool inuse = (PetscBool)(hj->wt.n && IsChebyshev(hj->wt.used));
 
   PetscFunctionBegin;
   if (lo) *lo = inuse ? hj->wt.lo : (hj->wt.ulo > 0 ? hj->wt.ulo : (PetscReal)PETSC_DECIDE);
@@ -251,10 +276,11 @@ PetscErrorCode HJWeightsInstall(PC pc, PetscBool install)
 
   Input Parameters:
 + pc   - the `PCHJACOBI` preconditioner
-- type - `PC_HJACOBI_WEIGHTS_AUTO` (the default), `PC_HJACOBI_WEIGHTS_CONSTANT` or `PC_HJACOBI_WEIGHTS_CHEBYSHEV`
+- type - `PC_HJACOBI_WEIGHTS_AUTO` (the default), `PC_HJACOBI_WEIGHTS_CONSTANT`, `PC_HJACOBI_WEIGHTS_CHEBYSHEV` or
+         `PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED`
 
   Options Database Key:
-. -pc_hjacobi_weights <auto,constant,chebyshev> - the weights
+. -pc_hjacobi_weights <auto,constant,chebyshev,chebyshev_squared> - the weights
 
   Level: intermediate
 
@@ -263,11 +289,16 @@ PetscErrorCode HJWeightsInstall(PC pc, PetscBool install)
   method). chebyshev: w_j = 1/l_j, l_j the k Chebyshev nodes of an interval [lo, hi] (`PCHJacobiSetChebyshevInterval()`;
   by default hi from the spectrum estimate of D^{-1}A that the automatic omega makes, and lo from the tile size), taken
   in Leja order; the k sweeps are then the Chebyshev polynomial of degree k of the tile's operator, which solves each
-  tile far better than k equal sweeps at the same cost. The weights are chosen once per `PCSetUp()`.
+  tile far better than k equal sweeps at the same cost. chebyshev_squared: each of the k/2 Chebyshev nodes twice
+  (1/hi last for odd k): the square of the Chebyshev polynomial of degree k/2, never negative; the same preconditioner
+  as chebyshev up to a positive scalar (CG and GMRES iterate alike), and with overlap 0 a Richardson iteration that
+  converges where block Jacobi does, where chebyshev's may diverge. The weights are chosen once per `PCSetUp()`.
   auto: constant for a multigrid smoother (a `PCMG` level: the PC's options prefix contains mg_levels_), where the
-  high frequencies must be damped evenly and k is small, and Chebyshev elsewhere (`PCApply()` in a Krylov method,
-  `-ksp_type richardson -pc_type hjacobi`); constant also when the omega was given, or when the spectrum estimate finds
-  no damping that contracts or Ritz values off the real axis (`-pc_view` and `-info` say which and why).
+  high frequencies must be damped evenly and k is small, for k = 1, and for overlap > 0 (whose Richardson iteration
+  with Chebyshev weights diverged in some measured cases); chebyshev_squared elsewhere (`PCApply()` in a
+  Krylov method, `-ksp_type richardson -pc_type hjacobi`); constant also when the omega was given, or when the
+  spectrum estimate finds no damping that contracts or Ritz values off the real axis (`-pc_view` and `-info` say which
+  and why).
   The properties of the method hold with either: k = 1 is one Jacobi sweep damped by w_1, overlap 0 gives a symmetric
   positive definite preconditioner for SPD A (hi bounds the spectrum from above, so every factor stays below 1), and
   `PCApplyTranspose()` is exact.

@@ -154,7 +154,8 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   P.coefT = p.coef.data(), P.invdiagT = p.invdiag.data(), P.diagT = p.diag.data();
   for (int s = 0; s < 26; s++) P.cst.c[s] = (S)(s < 4 ? cstc : 0), P.cstT.c[s] = s < 4 ? cstc : 0;
   P.cst.invdiag = (S)cstinv, P.cstT.invdiag = cstinv;
-  P.omega  = (S)w;
+  const std::vector<S> wv((size_t)std::max(k, 1), (S)w); /* the same weight in every sweep */
+  P.w      = wv.data();
   P.nlocal = n;
   P.box    = Box{p.nx, p.ny, 1, p.ext0(), p.ext1()};
   const bool rows = kind == 2;

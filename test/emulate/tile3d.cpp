@@ -123,7 +123,8 @@ static std::vector<double> Tile(const Problem &p, const int *t, const int *o, in
   P.coefT = p.coef.data(), P.invdiagT = p.invdiag.data();
   for (int s = 0; s < 26; s++) P.cst.c[s] = (S)(s < p.noff ? p.cst[s] : 0), P.cstT.c[s] = s < p.noff ? p.cst[s] : 0;
   P.cst.invdiag = (S)(1 / p.cst[p.noff]), P.cstT.invdiag = 1 / p.cst[p.noff];
-  P.omega  = (S)w;
+  const std::vector<S> wv((size_t)std::max(K, 1), (S)w); /* the same weight in every sweep */
+  P.w      = wv.data();
   P.nlocal = N;
   P.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
   for (int d = 0; d < 3; d++) P.t[d] = t[d], P.o[d] = o[d], P.ntiles[d] = hj::NumTiles(p.n[d], t[d], o[d]);

@@ -69,8 +69,9 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
   }
   __syncthreads();
   for (int it = 0; it < P.k; it++) {
-    const S *src = (it & 1) ? buf1 : buf0;
-    S       *dst = (it & 1) ? buf0 : buf1;
+    const S *src   = (it & 1) ? buf1 : buf0;
+    S       *dst   = (it & 1) ? buf0 : buf1;
+    const S  omega = P.w[it]; /* this sweep's weight */
     for (int p = threadIdx.x; p < npts; p += blockDim.x) {
       int i, j, k;
       Unflatten<DIM>(p, fwx, fwy, i, j, k);
@@ -80,7 +81,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
       S               bl[DOF];
 #pragma unroll
       for (int c = 0; c < DOF; c++) bl[c] = CORR ? rhs[DOF * p + c] : (inb ? (S)bv(i, j, k, c) : S(0));
-      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, P.omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
+      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
     }
     __syncthreads();
   }

@@ -71,7 +71,8 @@ cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &
   P.invdiagT    = L.invdiag;
   P.diagT       = L.diag;
   P.cstT        = L.cst;
-  P.omega       = (S)L.omega;
+  if constexpr (std::is_same<S, T>::value) P.w = L.w;
+  else P.w = L.wf;
   P.nlocal      = L.nlocal;
   P.box         = L.box;
   for (int d = 0; d < 3; d++) {

@@ -32,7 +32,7 @@ struct TileParams {
   const T          *invdiagT; /* the inverse diagonal in T (dof = 1) */
   const T          *diagT;    /* TileKernelBlock: the diagonal blocks themselves, [nlocal][dof*dof], in T */
   ConstStencil<T>   cstT;     /* constant coefficients in T */
-  S                 omega;
+  const S          *w;        /* [k]: the weight of each sweep, in the order they run (device; hjweights.cxx) */
   long long         nlocal;
   Box               box;
   long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
@@ -246,17 +246,18 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     /* Make the plane pointer opaque in each sweep so that the compiler re-reads the (uncached) coefficients every
        sweep instead of hoisting all NOFF*PPT of them into registers and spilling (3D box: 26 per point). */
     if constexpr (VAR && !CACHED) asm volatile("" : "+l"(coef));
+    const S omega = P.w[it]; /* this sweep's weight: one uniform load per sweep */
 #pragma unroll
     for (int q = 0; q < PPT; q++) {
       if (off[q] >= 0) {
         if constexpr (!VAR) {
-          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], P.cst.invdiag, omega, ConstCoef<S>{P.cst.c});
         } else if constexpr (CACHED) {
-          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], omega, [&](int s) { return cq[s][q]; });
         } else if (cstm & (1 << q)) {
-          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, ConstCoef<S>{P.cst.c});
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], omega, ConstCoef<S>{P.cst.c});
         } else {
-          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], P.omega, GlobalCoef<S>{coef, P.nlocal, u[q]});
+          yq[q] = hj::PointUpdate<DIM, KIND>(src + off[q], ssy, ssz, bq[q], dq[q], omega, GlobalCoef<S>{coef, P.nlocal, u[q]});
         }
         dst[off[q]] = yq[q];
       }
@@ -391,7 +392,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
 
   /* 3. k sweeps with the halo frozen. FULL: r == R, no per-point predicates. */
   const int lat[NLAT] = {-1, 1}; /* lateral neighbours in the buffer, hj::Offset order */
-  auto      sweep     = [&](auto full, const S *src, S *dst) {
+  auto      sweep     = [&](auto full, const S *src, S *dst, const S omega) {
     constexpr bool FULL = decltype(full)::value;
     S              nb[NLAT][R], nv[R];
     v[0] = src[cs - sx];
@@ -406,8 +407,8 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
       nv[q] = S(0);
       if (FULL || q < r) {
         auto yn = [&](int s) { return s < NLAT ? nb[s][q] : (s == NLAT ? v[q] : v[q + 2]); }; /* the strip's own neighbours last */
-        if constexpr (VAR) nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], dq[q], P.omega, [&](int s) { return cq[s][q]; });
-        else nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], P.cst.invdiag, P.omega, ConstCoef<S>{P.cst.c});
+        if constexpr (VAR) nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], dq[q], omega, [&](int s) { return cq[s][q]; });
+        else nv[q] = hj::PointUpdate<2, hj::STAR>(yn, v[q + 1], bq[q], P.cst.invdiag, omega, ConstCoef<S>{P.cst.c});
       }
     }
 #pragma unroll
@@ -421,8 +422,9 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   for (int it = 0; it < P.k; it++) {
     const S *src = (it & 1) ? buf1 : buf0;
     S       *dst = (it & 1) ? buf0 : buf1;
-    if (r == R) sweep(std::true_type{}, src, dst);
-    else if (r > 0) sweep(std::false_type{}, src, dst);
+    const S  wt  = P.w[it];
+    if (r == R) sweep(std::true_type{}, src, dst, wt);
+    else if (r > 0) sweep(std::false_type{}, src, dst, wt);
     if (it + 1 < P.k) __syncthreads();
   }
 

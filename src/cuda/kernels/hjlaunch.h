@@ -83,7 +83,9 @@ struct Launch {
   const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */
   const T     *diag;               /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
   ConstStencil<T> cst;
-  T            omega;
+  T            omega;     /* the classic sweep's weight (k = 1: w_1) */
+  const T     *w;         /* device [k]: the tile kernels' weight of each sweep (hjweights.cxx) */
+  const float *wf;        /* the same in float, for the single-precision inner mode */
   long long    nlocal;
   Box          box;
   long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all (the blocks launched) */

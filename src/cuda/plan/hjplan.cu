@@ -142,7 +142,9 @@ PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
 {
   PetscFunctionBegin;
   PetscCallCUDA(cudaFree(p->tileids));
+  PetscCallCUDA(cudaFree(p->weights));
   p->tileids = NULL;
+  p->weights = NULL;
   p->valid   = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -175,6 +177,30 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
   p->ninterior = ni;
   PetscCall(PetscFree(uids));
   PetscCall(PetscFree(ids));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sweeps' weights (hjweights.cxx, chosen at this setup) on the device, in PetscScalar and in float: L.w, L.wf */
+static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *p)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const PetscInt  k  = hj->wt.n;
+  const size_t    nb = (size_t)k * (sizeof(PetscScalar) + sizeof(float));
+  unsigned char  *h;
+
+  PetscFunctionBegin;
+  PetscCheck(k >= 1 && hj->wt.w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights are chosen before the backend's setup");
+  PetscCall(PetscMalloc1(nb, &h));
+  for (PetscInt j = 0; j < k; j++) {
+    ((PetscScalar *)h)[j]                    = (PetscScalar)hj->wt.w[j];
+    ((float *)(h + k * sizeof(PetscScalar)))[j] = (float)hj->wt.w[j];
+  }
+  PetscCallCUDA(cudaMalloc(&p->weights, nb));
+  PetscCallCUDA(cudaMemcpyAsync(p->weights, h, nb, cudaMemcpyHostToDevice, stream));
+  PetscCallCUDA(cudaStreamSynchronize(stream)); /* before h is freed */
+  PetscCall(PetscFree(h));
+  p->L.w  = (const PetscScalar *)p->weights;
+  p->L.wf = (const float *)((unsigned char *)p->weights + k * sizeof(PetscScalar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -249,7 +275,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   L->diag        = d->diag;
   for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? st->ccoef[s] : 0;
   L->cst.invdiag = st->cinvdiag;
-  L->omega       = (PetscScalar)hj->omega;
+  L->omega       = (PetscScalar)hj->wt.w[0]; /* the classic sweep (k = 1): w_1 */
   L->nlocal      = ly->nlocal;
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift      = rows ? ly->ext[0] : 0;
@@ -290,6 +316,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     p->event = tile ? PCHJACOBI_TileKernel : PCHJACOBI_ClassicKernel;
   }
   if (tile && !transpose) PetscCall(HJCudaPlanSplit(pc, stream, p));
+  PetscCall(HJCudaPlanWeights(pc, stream, p));
   p->valid = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
