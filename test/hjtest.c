@@ -1,5 +1,6 @@
 #include "hjtest.h"
 #include <stdint.h>
+#include <stdlib.h>
 
 /* ---------------------------------------------------------------- deterministic random numbers (splitmix64)
    Values depend on the grid point, not on the rank layout, so one operator serves every number of ranks. */
@@ -329,9 +330,12 @@ PetscErrorCode HJProblemView(HJProblem *p, const HJParams *par)
   PetscFunctionBeginUser;
   PetscCall(PetscPrintf(p->comm, "hjtest config: dim %" PetscInt_FMT " grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " couplings %s dmda %s%s%s",
                         p->dim, p->M[0], p->M[1], p->M[2], p->m[0], p->m[1], p->m[2], p->box ? "box" : "star", p->stardmda ? "star" : "box", p->periodic ? " periodic" : "", p->symmetric ? " symmetric" : ""));
-  if (par)
+  if (par) {
     PetscCall(PetscPrintf(p->comm, " | tile %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " overlap %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " subits %" PetscInt_FMT " cycles %" PetscInt_FMT " omega %g", par->t[0], par->t[1], par->t[2], par->o[0], par->o[1], par->o[2], par->k, par->c,
                           (double)par->w));
+    if (par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV || par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED) PetscCall(PetscPrintf(p->comm, " weights %s on [%g, %g]", PCHJacobiWeightsTypes[par->wtype], (double)par->lo, (double)par->hi));
+    else PetscCall(PetscPrintf(p->comm, " weights %s", PCHJacobiWeightsTypes[par->wtype]));
+  }
   PetscCall(PetscPrintf(p->comm, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -360,6 +364,65 @@ static PetscErrorCode HJCheckArrayOption(PC pc, HJProblem *p, const char *name, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static int HJCmpReal(const void *a, const void *b)
+{
+  PetscReal x = *(const PetscReal *)a, y = *(const PetscReal *)b;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/* The sweep weights, independently of the library (ALGORITHM.md, parameter w_1..w_k): constant: omega k times;
+   chebyshev: 1/l_j, l_j = (hi + lo)/2 + (hi - lo)/2 cos((2j - 1) pi / (2k)), j = 1..k; chebyshev_squared: the h = k/2
+   nodes of degree h each twice, and 1/hi for odd k. The PC's weights (PCHJacobiGetSweepWeights) must be this multiset;
+   the reference then runs them in the PC's order. */
+static PetscErrorCode HJWeightsGet(PC pc, HJProblem *p, HJParams *par)
+{
+  PetscInt         nk, n = 0;
+  const PetscReal *pw;
+  PetscReal        want[HJ_MAX_SWEEPS], got[HJ_MAX_SWEEPS], dmax = 0;
+  PetscBool        ok = PETSC_TRUE;
+
+  PetscFunctionBeginUser;
+  PetscCheck(par->k >= 1 && par->k <= HJ_MAX_SWEEPS, p->comm, PETSC_ERR_SUP, "[hjtest] the reference handles 1 to %d sub-iterations, got %" PetscInt_FMT, HJ_MAX_SWEEPS, par->k);
+  PetscCall(PCHJacobiGetWeights(pc, &par->wtype));
+  PetscCall(PCHJacobiGetSweepWeights(pc, &nk, &pw));
+  par->lo = par->hi = 0;
+  if (par->wtype == PC_HJACOBI_WEIGHTS_CONSTANT) {
+    for (PetscInt j = 0; j < par->k; j++) want[n++] = par->w;
+  } else if (par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV || par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED) {
+    const PetscBool sq  = (PetscBool)(par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED);
+    const PetscInt  deg = sq ? par->k / 2 : par->k;
+    PetscCall(PCHJacobiGetChebyshevInterval(pc, &par->lo, &par->hi));
+    if (!(par->lo > 0 && par->lo < par->hi)) {
+      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: %s with the interval [%g, %g] (needs 0 < lo < hi)\n", PCHJacobiWeightsTypes[par->wtype], (double)par->lo, (double)par->hi));
+      ok = PETSC_FALSE;
+    }
+    for (PetscInt j = 1; j <= deg; j++) {
+      PetscReal l = (par->hi + par->lo) / 2 + (par->hi - par->lo) / 2 * PetscCosReal((2 * j - 1) * PETSC_PI / (2 * deg));
+      want[n++]   = 1 / l;
+      if (sq) want[n++] = 1 / l;
+    }
+    if (sq && par->k % 2) want[n++] = 1 / par->hi;
+  } else SETERRQ(p->comm, PETSC_ERR_PLIB, "[hjtest] PCHJacobiGetWeights after setup gave %d, not constant, chebyshev or chebyshev_squared", (int)par->wtype);
+  if (nk != par->k) {
+    PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: the PC has %" PetscInt_FMT " weights for %" PetscInt_FMT " sub-iterations\n", nk, par->k));
+    ok = PETSC_FALSE;
+  } else {
+    for (PetscInt j = 0; j < nk; j++) got[j] = pw[j];
+    qsort(want, (size_t)n, sizeof(PetscReal), HJCmpReal);
+    qsort(got, (size_t)nk, sizeof(PetscReal), HJCmpReal);
+    for (PetscInt j = 0; j < nk; j++) dmax = PetscMax(dmax, PetscAbsReal(got[j] - want[j]) / PetscAbsReal(want[j]));
+    if (!(dmax <= 1e-12)) {
+      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: the PC's %s weights differ from the definition by %g (relative); sorted, PC vs definition:", PCHJacobiWeightsTypes[par->wtype], (double)dmax));
+      for (PetscInt j = 0; j < nk; j++) PetscCall(PetscPrintf(p->comm, " %.15g/%.15g", (double)got[j], (double)want[j]));
+      PetscCall(PetscPrintf(p->comm, "\n"));
+      ok = PETSC_FALSE;
+    }
+  }
+  PetscCheck(ok, p->comm, PETSC_ERR_PLIB, "[hjtest] the PC's sweep weights disagree with ALGORITHM.md (hjtest FAIL above)");
+  for (PetscInt j = 0; j < par->k; j++) par->wts[j] = pw[j];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJParamsGet(PC pc, HJProblem *p, PetscBool check_options, HJParams *par)
 {
   PetscFunctionBeginUser;
@@ -372,6 +435,7 @@ PetscErrorCode HJParamsGet(PC pc, HJProblem *p, PetscBool check_options, HJParam
     par->t[d] = 1;
     par->o[d] = 0;
   }
+  PetscCall(HJWeightsGet(pc, p, par));
   if (check_options) {
     const char *prefix;
     PetscBool   ok = PETSC_TRUE, set;
@@ -386,6 +450,21 @@ PetscErrorCode HJParamsGet(PC pc, HJProblem *p, PetscBool check_options, HJParam
     if (set && iv != par->c) ok = PETSC_FALSE;
     PetscCall(PetscOptionsGetReal(NULL, prefix, "-pc_hjacobi_omega", &rv, &set));
     if (set && rv != par->w) ok = PETSC_FALSE;
+    {
+      PetscInt  wt = -1;
+      PetscReal iv2[2];
+      PetscInt  n2 = 2;
+      PetscCall(PetscOptionsGetEList(NULL, prefix, "-pc_hjacobi_weights", PCHJacobiWeightsTypes, 4, &wt, &set));
+      if (set && wt > 0 && wt != (PetscInt)par->wtype) {
+        PetscCall(PetscPrintf(p->comm, "hjtest FAIL option -pc_hjacobi_weights: asked %s, the PC uses %s\n", PCHJacobiWeightsTypes[wt], PCHJacobiWeightsTypes[par->wtype]));
+        ok = PETSC_FALSE;
+      }
+      PetscCall(PetscOptionsGetRealArray(NULL, prefix, "-pc_hjacobi_chebyshev_interval", iv2, &n2, &set));
+      if (set && n2 == 2 && iv2[0] > 0 && iv2[1] > 0 && par->wtype != PC_HJACOBI_WEIGHTS_CONSTANT && (iv2[0] != par->lo || iv2[1] != par->hi)) {
+        PetscCall(PetscPrintf(p->comm, "hjtest FAIL option -pc_hjacobi_chebyshev_interval: asked [%g, %g], the PC uses [%g, %g]\n", (double)iv2[0], (double)iv2[1], (double)par->lo, (double)par->hi));
+        ok = PETSC_FALSE;
+      }
+    }
     PetscCheck(ok, p->comm, PETSC_ERR_PLIB, "[hjtest] the PC's getters disagree with the command-line options");
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -601,7 +680,7 @@ static PetscErrorCode RefCycles(HJProblem *p, const HJCSR *A, const HJParams *pa
                         else sum += A->a[q] * (stamp[col] == tileid && !Seam(p, natof[pp], natof[col]) ? y[col] : (transpose ? 0 : xin[col]));
                       }
                       PetscCheck(dg != 0.0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "[hjtest] the reference met a zero on the main diagonal");
-                      ynew[pp] = y[pp] + par->w * (rhs[pp] - sum - dg * y[pp]) / dg;
+                      ynew[pp] = y[pp] + par->wts[sweep] * (rhs[pp] - sum - dg * y[pp]) / dg;
                     } else { /* r = b(p) - sum_s A_s(p) y(p+s) - d(p) y(p); y(p) += w d(p)^{-1} r */
                       PetscCall(PetscArrayzero(D, dof * dof));
                       for (PetscInt c1 = 0; c1 < dof; c1++) {
@@ -617,7 +696,7 @@ static PetscErrorCode RefCycles(HJProblem *p, const HJCSR *A, const HJParams *pa
                       for (PetscInt c1 = 0; c1 < dof; c1++)
                         for (PetscInt c2 = 0; c2 < dof; c2++) res[c1] -= D[c1 * dof + c2] * y[pp * dof + c2];
                       PetscCall(HJSolveBlock(dof, D, res, z));
-                      for (PetscInt c1 = 0; c1 < dof; c1++) ynew[pp * dof + c1] = y[pp * dof + c1] + par->w * z[c1];
+                      for (PetscInt c1 = 0; c1 < dof; c1++) ynew[pp * dof + c1] = y[pp * dof + c1] + par->wts[sweep] * z[c1];
                     }
                   }
                   for (PetscInt e = 0; e < nw; e++)

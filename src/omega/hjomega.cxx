@@ -256,7 +256,7 @@ PetscErrorCode HJOmegaChoose(PC pc)
 
   PetscFunctionBegin;
   hj->subits = om->subits; /* what the user asked for (a fallback of an earlier setup is undone) */
-  if (!HJWeightsNeedEstimate(pc)) { /* omega given, or Chebyshev weights on a given interval (omega unused) */
+  if (!HJWeightsNeedEstimate(pc)) { /* omega given (and no Chebyshev interval to find), or Chebyshev weights on a given interval (omega unused) */
     hj->omega    = om->user > 0 ? om->user : 1;
     om->fallback = PETSC_FALSE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -276,6 +276,10 @@ PetscErrorCode HJOmegaChoose(PC pc)
   } else om->reused = PETSC_TRUE;
   PetscCall(OmegaFromRitz(om, hj->layout.dim, &w, &ok));
   om->fallback = (PetscBool)!ok;
+  if (om->user > 0) { /* estimated for the Chebyshev interval only: the given omega stays, and so does k */
+    hj->omega = om->user;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ok) hj->omega = w;
   else {
     hj->omega = 1.0;

@@ -81,8 +81,7 @@ static PetscBool WantChebyshev(PC pc)
 PetscBool HJWeightsNeedEstimate(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  if (WantChebyshev(pc)) return (PetscBool)(!(hj->wt.uhi > 0));
-  return (PetscBool)!(hj->om.user > 0);
+  return (PetscBool)(WantChebyshev(pc) ? !(hj->wt.uhi > 0) : !(hj->om.user > 0));
 }
 
 PetscErrorCode HJWeightsSetUp(PC pc)
@@ -96,7 +95,6 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   PetscFunctionBegin;
   wt->smoother = IsSmoother(pc);
   wt->why[0]   = 0;
-  PetscCheck(!(IsChebyshev(wt->type) && hj->om.user > 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_hjacobi_omega %g sets constant weights, -pc_hjacobi_weights %s asks for Chebyshev weights: give one of the two (the Chebyshev interval: -pc_hjacobi_chebyshev_interval lo,hi)", (double)hj->om.user, PCHJacobiWeightsTypes[wt->type]);
   if (cheb && hj->om.fallback) {
     cheb = PETSC_FALSE;
     PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "constant: the spectrum estimate found no damping that contracts (see omega), so no Chebyshev interval"));
@@ -301,7 +299,8 @@ PetscErrorCode HJWeightsInstall(PC pc, PetscBool install)
   and why).
   The properties of the method hold with either: k = 1 is one Jacobi sweep damped by w_1, overlap 0 gives a symmetric
   positive definite preconditioner for SPD A (hi bounds the spectrum from above, so every factor stays below 1), and
-  `PCApplyTranspose()` is exact.
+  `PCApplyTranspose()` is exact. A given omega does not change Chebyshev weights (it is still the damping of constant
+  weights, e.g. of k = 1, and what `PCHJacobiGetOmega()` returns).
 
 .seealso: `PCHJACOBI`, `PCHJacobiGetWeights()`, `PCHJacobiSetChebyshevInterval()`, `PCHJacobiGetSweepWeights()`, `PCHJacobiSetOmega()`
 @*/
