@@ -9,8 +9,9 @@
    T_k(...) per cycle): the largest real part of the Ritz values of D^-1 A times the estimate's safety factor 1.1
    (hjomega.cxx; for symmetric A the eigenvalues of D^-1 A_TT interlace with those of D^-1 A, so the whole operator's
    bound holds for every tile). lo: the smallest eigenvalue of the tile operator, for which the Laplacian with the
-   tile's frozen (Dirichlet) halo is the model: 1 - (1/dim) sum_d cos(pi / (t_d + 1)) for hi = 2 (t_d the tile,
-   at most the grid), scaled by hi / 2. Over-estimating lo is safe (|p| <= 1 on [0, lo] too; the smallest modes are
+   tile's frozen (Dirichlet) halo is the model: 1 - (1/n) sum_d cos(pi / (t_d + 1)) for hi = 2 (t_d the tile,
+   at most the grid; the sum over the n directions with couplings: rows without y couplings (B2) are 1D problems),
+   scaled by hi / 2. Over-estimating lo is safe (|p| <= 1 on [0, lo] too; the smallest modes are
    then reduced less), so is under-estimating it (the polynomial is flatter). Both can be given
    (-pc_hjacobi_chebyshev_interval lo,hi). Every rank computes the same weights: hi is rounded up to 0.01 (the
    estimate's sums round differently on different rank counts) and lo depends on the parameters only.
@@ -112,10 +113,15 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   }
   if (cheb) {
     if (wt->ulo > 0) lo = wt->ulo;
-    else {
-      PetscReal c = 0;
-      for (PetscInt d = 0; d < hj->layout.dim; d++) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1));
-      lo = hi / 2 * (1 - c / hj->layout.dim);
+    else { /* the directions with couplings on some rank (HJStencil.zerodir: none on this rank) make the model's dimension */
+      PetscMPIInt zl[3], zg[3];
+      PetscReal   c = 0;
+      PetscInt    nd = 0;
+      for (PetscInt d = 0; d < 3; d++) zl[d] = (PetscMPIInt)(d < hj->layout.dim && hj->st.zerodir[d]);
+      PetscCallMPI(MPIU_Allreduce(zl, zg, 3, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+      for (PetscInt d = 0; d < hj->layout.dim; d++)
+        if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1)), nd++;
+      lo = nd ? hi / 2 * (1 - c / nd) : hi / 2;
     }
     PetscCheck(lo > 0 && lo < hi, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g] needs 0 < lo < hi (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi);
   }
