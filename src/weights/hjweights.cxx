@@ -118,7 +118,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
       PetscReal   c = 0;
       PetscInt    nd = 0;
       for (PetscInt d = 0; d < 3; d++) zl[d] = (PetscMPIInt)(d < hj->layout.dim && hj->st.zerodir[d]);
-      PetscCallMPI(MPIU_Allreduce(zl, zg, 3, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+      PetscCallMPI(MPI_Allreduce(zl, zg, 3, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
       for (PetscInt d = 0; d < hj->layout.dim; d++)
         if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1)), nd++;
       lo = nd ? hi / 2 * (1 - c / nd) : hi / 2;
