@@ -69,6 +69,14 @@ static double OffSum(const Problem &p, int i, int j, int k, const V &v)
 
 /* ALGORITHM.md's cycle, literally: for each tile, y = x; k sweeps over W(T) with the halo frozen; the owned core out.
    xzero: x = 0. rhsmask: b only where the tile owns the point (the transposed correction's first step). */
+/* The weight of sweep j: w scaled by 1, 1.25, 0.75, 1.125, 0.875, ... (each sweep its own weight, as with Chebyshev
+   weights: the kernels must take sweep j's weight in sweep j) */
+static double SweepWeight(double w, int j)
+{
+  static const double f[5] = {1.0, 1.25, 0.75, 1.125, 0.875};
+  return w * f[j % 5];
+}
+
 static std::vector<double> Reference(const Problem &p, const int *t, const int *o, int K, double w, bool xzero, bool rhsmask, bool addall)
 {
   const long long     N = p.N();
@@ -94,7 +102,7 @@ static std::vector<double> Reference(const Problem &p, const int *t, const int *
                 const long long u   = p.U(i, j, k);
                 const double    bb  = (rhsmask && !owns(i, j, k)) ? 0.0 : p.b[u];
                 const double    sum = OffSum(p, i, j, k, [&](int a, int b2, int c2) { return inW(a, b2, c2) ? y[p.U(a, b2, c2)] : X(a, b2, c2); });
-                yn[u]               = y[u] + w * ((bb - sum) * p.Invd(u) - y[u]);
+                yn[u]               = y[u] + SweepWeight(w, it) * ((bb - sum) * p.Invd(u) - y[u]);
               }
           y = yn;
         }
@@ -123,7 +131,8 @@ static std::vector<double> Tile(const Problem &p, const int *t, const int *o, in
   P.coefT = p.coef.data(), P.invdiagT = p.invdiag.data();
   for (int s = 0; s < 26; s++) P.cst.c[s] = (S)(s < p.noff ? p.cst[s] : 0), P.cstT.c[s] = s < p.noff ? p.cst[s] : 0;
   P.cst.invdiag = (S)(1 / p.cst[p.noff]), P.cstT.invdiag = 1 / p.cst[p.noff];
-  const std::vector<S> wv((size_t)std::max(K, 1), (S)w); /* the same weight in every sweep */
+  std::vector<S> wv((size_t)std::max(K, 1));
+  for (int j = 0; j < (int)wv.size(); j++) wv[j] = (S)SweepWeight(w, j); /* a weight per sweep */
   P.w      = wv.data();
   P.nlocal = N;
   P.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
