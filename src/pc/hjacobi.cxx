@@ -929,6 +929,8 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
 .  -pc_hjacobi_omega <omega,auto> - damping, 0 < omega < 2 (default auto: chosen at setup from a spectrum estimate of D^{-1}A; see `PCHJacobiSetOmega()`)
 .  -pc_hjacobi_omega_recompute <bool> - estimate again whenever the Pmat's values change (default false: only for a new Pmat or nonzero pattern)
+.  -pc_hjacobi_weights <auto,constant,chebyshev,chebyshev_squared> - the weight of each of the k sweeps (default auto: chebyshev_squared for k > 1 with overlap 0 outside a multigrid smoother, else constant; see `PCHJacobiSetWeights()`)
+.  -pc_hjacobi_chebyshev_interval <lo,hi> - the interval of the Chebyshev weights (default: hi from the spectrum estimate, lo from the tile size; see `PCHJacobiSetChebyshevInterval()`)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
 .  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile; the results are the same bit for bit)
@@ -984,7 +986,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    `PCHJacobiInitializePackage()`.
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCJACOBI`, `PCHJacobiSetTileSize()`, `PCHJacobiSetOverlap()`,
-          `PCHJacobiSetSubiterations()`, `PCHJacobiSetCycles()`, `PCHJacobiSetOmega()`, `PCHJacobiSetBackend()`
+          `PCHJacobiSetSubiterations()`, `PCHJacobiSetCycles()`, `PCHJacobiSetOmega()`, `PCHJacobiSetWeights()`, `PCHJacobiSetBackend()`
 M*/
 PetscErrorCode PCCreate_HJacobi(PC pc)
 {
