@@ -89,14 +89,6 @@ static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned se
 }
 
 // ALGORITHM.md's cycle, literally (2D star, dof blocks): tiles, frozen halo, k damped sweeps, owned write
-/* The weight of sweep j: w scaled by 1, 1.25, 0.75, 1.125, 0.875, ... (each sweep its own weight, as with Chebyshev
-   weights: the kernels must take sweep j's weight in sweep j) */
-static double SweepWeight(double w, int j)
-{
-  static const double f[5] = {1.0, 1.25, 0.75, 1.125, 0.875};
-  return w * f[j % 5];
-}
-
 static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, int o1, int k, double w)
 {
   const int dof = p.dof, dd = dof * dof;

@@ -23,3 +23,11 @@ inline void EmuLaunch(const std::function<void()> &k, long long nblocks, int nth
     for (auto &x : th) x.join();
   }
 }
+
+/* The weight of sweep j: w scaled by 1, 1.25, 0.75, 1.125, 0.875, ... (each sweep its own weight, as with Chebyshev
+   weights: the kernels must take sweep j's weight in sweep j) */
+inline double SweepWeight(double w, int j)
+{
+  static const double f[5] = {1.0, 1.25, 0.75, 1.125, 0.875};
+  return w * f[j % 5];
+}

@@ -69,14 +69,6 @@ static double OffSum(const Problem &p, int i, int j, int k, const V &v)
 
 /* ALGORITHM.md's cycle, literally: for each tile, y = x; k sweeps over W(T) with the halo frozen; the owned core out.
    xzero: x = 0. rhsmask: b only where the tile owns the point (the transposed correction's first step). */
-/* The weight of sweep j: w scaled by 1, 1.25, 0.75, 1.125, 0.875, ... (each sweep its own weight, as with Chebyshev
-   weights: the kernels must take sweep j's weight in sweep j) */
-static double SweepWeight(double w, int j)
-{
-  static const double f[5] = {1.0, 1.25, 0.75, 1.125, 0.875};
-  return w * f[j % 5];
-}
-
 static std::vector<double> Reference(const Problem &p, const int *t, const int *o, int K, double w, bool xzero, bool rhsmask, bool addall)
 {
   const long long     N = p.N();
