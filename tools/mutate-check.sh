@@ -58,7 +58,7 @@ m default_tile_host_limits include/petschjacobi/private/hjtilefit.hpp 'if (!devi
 m host_sweep_weight src/host/hjhost.cxx 'const PetscScalar omega = w[it];' 'const PetscScalar omega = w[0];' 'wts_chsq_2d_star_o0_k8|tr_np2_wts_cheb_3d_box_o0_k5'
 m cheb_nodes src/weights/hjweights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
 m cheb_squared src/weights/hjweights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
-m cheb_interval src/weights/hjweights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || lo < hi),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
+m cheb_interval src/weights/hjweights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
 m cheb_role src/weights/hjweights.cxx 'return (PetscBool)(prefix && strstr(prefix, "mg_levels_"));' 'return PETSC_FALSE;' 'wts_auto_constant_mg'
 # (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 

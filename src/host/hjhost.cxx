@@ -232,6 +232,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     CopyInterior<true>(L, h->xpad, xa);
   }
   const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
+  PetscCheck(hj->wt.n == hj->subits, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->wt.n, hj->subits);
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
     const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && h->tileids);

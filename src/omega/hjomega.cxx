@@ -259,8 +259,10 @@ PetscErrorCode HJOmegaChoose(PC pc)
   if (!HJWeightsNeedEstimate(pc)) { /* omega given (and no Chebyshev interval to find), or Chebyshev weights on a given interval (omega unused) */
     hj->omega    = om->user > 0 ? om->user : 1;
     om->fallback = PETSC_FALSE;
+    om->unused   = (PetscBool)!(om->user > 0);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  om->unused = PETSC_FALSE;
   PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
   PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
   PetscCall(MatGetNonzeroState(pc->pmat, &nzstate));
@@ -312,6 +314,7 @@ PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (om->user > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (given)\n", (double)om->user));
+  else if (om->unused) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega unused: Chebyshev weights on a given interval (no spectrum estimate)\n"));
   else if (!om->have) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega auto: chosen from a spectrum estimate of D^{-1}A at setup\n"));
   else {
     PetscReal amax = 0, imax = 0;

@@ -174,6 +174,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   hj->stops = NULL;
   PetscCall(VecDestroy(&hj->rT));
   PetscCall(HJOmegaReset(pc));
+  PetscCall(HJWeightsDestroy(pc)); /* chosen again at the next setup */
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
   hj->haslayout = PETSC_FALSE;

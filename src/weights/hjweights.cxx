@@ -28,7 +28,8 @@
    Ritz values have imaginary parts beyond HJ_CHEB_IMAG of the largest real part, the weights are constant. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-#define HJ_CHEB_IMAG 0.05 /* |Im theta| / max Re theta beyond which the spectrum is not taken as real */
+#define HJ_CHEB_IMAG  0.05 /* |Im theta| / max Re theta beyond which the spectrum is not taken as real */
+#define HJ_CHEB_WIDTH 1e-8 /* the narrowest interval, relative to hi: distinct nodes */
 
 /* Chebyshev weights of [lo, hi] in Leja order into w[0..k) */
 static void ChebyshevLeja(PetscInt k, PetscReal lo, PetscReal hi, PetscReal *nodes, PetscBool *taken, PetscReal *w)
@@ -46,7 +47,7 @@ static void ChebyshevLeja(PetscInt k, PetscReal lo, PetscReal hi, PetscReal *nod
       if (m == 0) v = nodes[j]; /* the largest first */
       else
         for (PetscInt i = 0; i < m; i++) v += PetscLogReal(PetscAbsReal(nodes[j] - 1 / w[i])); /* log of the product */
-      if (v > bestv) bestv = v, best = j;
+      if (best < 0 || v > bestv) bestv = v, best = j; /* (equal nodes give log 0 = -inf: still one is taken) */
     }
     taken[best] = PETSC_TRUE;
     w[m]        = 1 / nodes[best];
@@ -72,7 +73,9 @@ static PCHJacobiWeights Wanted(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
   if (hj->wt.type != PC_HJACOBI_WEIGHTS_AUTO) return hj->wt.type;
-  return (!IsSmoother(pc) && !(hj->om.user > 0) && hj->om.subits > 1 && !hj->overlap[0] && !hj->overlap[1] && !hj->overlap[2]) ? PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED : PC_HJACOBI_WEIGHTS_CONSTANT;
+  PetscBool overlap = PETSC_FALSE;
+  for (PetscInt d = 0; d < hj->layout.dim; d++) overlap = (PetscBool)(overlap || hj->overlap[d] > 0); /* the grid's directions only */
+  return (!IsSmoother(pc) && !(hj->om.user > 0) && hj->om.subits > 1 && !overlap) ? PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED : PC_HJACOBI_WEIGHTS_CONSTANT;
 }
 static PetscBool WantChebyshev(PC pc)
 {
@@ -123,7 +126,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
         if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1)), nd++;
       lo = nd ? hi / 2 * (1 - c / nd) : hi / 2;
     }
-    PetscCheck(lo > 0 && lo < hi, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g] needs 0 < lo < hi (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi);
+    PetscCheck(lo > 0 && lo < hi && hi - lo > HJ_CHEB_WIDTH * hi, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g] needs 0 < lo < hi and hi - lo > %g hi (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi, (double)HJ_CHEB_WIDTH);
   }
   PetscCall(PetscFree(wt->w));
   PetscCall(PetscMalloc1(k, &wt->w));
@@ -185,15 +188,16 @@ PetscErrorCode HJWeightsSetFromOptions(PC pc, HJ_OPTION_ITEMS)
 {
   PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
   PCHJacobiWeights type = hj->wt.type;
-  PetscReal        iv[2] = {hj->wt.ulo, hj->wt.uhi};
-  PetscInt         n = 2;
-  PetscBool        flg;
+  PetscReal        iv[3] = {hj->wt.ulo, hj->wt.uhi, 0};
+  PetscInt         n = 3; /* room for a third value, refused below */
+  PetscBool        flg, given;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEnum("-pc_hjacobi_weights", "Weights of the k sweeps: constant (omega in every sweep), chebyshev (1/Chebyshev nodes of [lo, hi], degree k), chebyshev_squared (degree k/2, squared), auto (constant for a multigrid smoother, k = 1 or overlap > 0, else chebyshev_squared)", "PCHJacobiSetWeights", PCHJacobiWeightsTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
   if (flg) PetscCall(PCHJacobiSetWeights(pc, type));
   PetscCall(PetscOptionsRealArray("-pc_hjacobi_chebyshev_interval", "Interval lo,hi of the Chebyshev weights (0 < lo < hi; 0: chosen at setup, lo from the tile size, hi from the spectrum estimate)", "PCHJacobiSetChebyshevInterval", iv, &n, &flg));
-  if (flg) {
+  PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_chebyshev_interval", &given));
+  if (flg || given) { /* PETSc reports an option given without values as not set, with n = 0 */
     PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_chebyshev_interval needs two numbers lo,hi (0 for one chosen at setup); got %" PetscInt_FMT, n);
     PetscCall(PCHJacobiSetChebyshevInterval(pc, iv[0], iv[1]));
   }
@@ -227,7 +231,7 @@ static PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo,
   PetscFunctionBegin;
   if (lo == (PetscReal)PETSC_DECIDE || lo == (PetscReal)PETSC_DEFAULT) lo = 0;
   if (hi == (PetscReal)PETSC_DECIDE || hi == (PetscReal)PETSC_DEFAULT) hi = 0;
-  PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || lo < hi), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g]: needs 0 < lo < hi, or 0 (PETSC_DECIDE) for a bound chosen at setup (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi);
+  PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g]: needs 0 < lo < hi (hi - lo > %g hi), or 0 (PETSC_DECIDE) for a bound chosen at setup (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi, (double)HJ_CHEB_WIDTH);
   if (lo != hj->wt.ulo || hi != hj->wt.uhi) pc->setupcalled = 0;
   hj->wt.ulo = lo;
   hj->wt.uhi = hi;
@@ -364,7 +368,9 @@ PetscErrorCode PCHJacobiGetWeights(PC pc, PCHJacobiWeights *type)
   hi must be at least the largest eigenvalue of D^{-1}A_TT: a larger one would grow in every cycle. lo may be larger or
   smaller than the smallest: the polynomial stays within [-1, 1] on all of [0, hi]; lo near the tile's smallest
   eigenvalue solves tiles best. Used by `PC_HJACOBI_WEIGHTS_CHEBYSHEV` (and auto where it chooses Chebyshev); given
-  both ends, setup makes no spectrum estimate.
+  both ends, setup makes no spectrum estimate. The estimated hi is reused, as omega is, while the Pmat keeps its
+  nonzero pattern: when new values can raise the largest eigenvalue, use `PCHJacobiSetOmegaRecompute()` (a polynomial
+  of degree k grows faster above hi than k equal sweeps do).
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetWeights()`, `PCHJacobiGetChebyshevInterval()`
 @*/

@@ -99,6 +99,7 @@ typedef struct {
   PetscBool        subitsset; /* k was set by the user: a fallback keeps it */
   PetscBool        recompute; /* estimate again whenever the Pmat's values change, not only its nonzero pattern */
   PetscBool        have, reused, fallback;
+  PetscBool        unused; /* the last setup needed no estimate: Chebyshev weights on a given interval */
   PetscObjectId    id; /* the Pmat of the estimate, its state and nonzero state then */
   PetscObjectState state, nzstate;
   PetscInt         nritz;

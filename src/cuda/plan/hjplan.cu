@@ -189,7 +189,7 @@ static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *
   unsigned char  *h;
 
   PetscFunctionBegin;
-  PetscCheck(k >= 1 && hj->wt.w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights are chosen before the backend's setup");
+  PetscCheck(k >= 1 && hj->wt.w && k == hj->subits, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights (%" PetscInt_FMT " for k = %" PetscInt_FMT ") are chosen before the backend's setup", k, hj->subits);
   PetscCall(PetscMalloc1(nb, &h));
   for (PetscInt j = 0; j < k; j++) {
     ((PetscScalar *)h)[j]                    = (PetscScalar)hj->wt.w[j];
