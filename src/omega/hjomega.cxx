@@ -292,16 +292,23 @@ PetscErrorCode HJOmegaChoose(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the largest real part (at least 0) and the largest |imaginary part| of the Ritz values */
+static void RitzExtremes(const HJOmega *om, PetscReal *amax, PetscReal *imax)
+{
+  *amax = *imax = 0;
+  for (PetscInt i = 0; i < om->nritz; i++) {
+    *amax = PetscMax(*amax, om->re[i]);
+    *imax = PetscMax(*imax, PetscAbsReal(om->im[i]));
+  }
+}
+
 PetscErrorCode HJOmegaUpperBound(PC pc, PetscReal imagtol, PetscReal *hi, PetscBool *ok)
 {
   HJOmega  *om   = &((PC_HJacobi *)pc->data)->om;
-  PetscReal amax = 0, imax = 0;
+  PetscReal amax, imax;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < om->nritz; i++) {
-    amax = PetscMax(amax, om->re[i]);
-    imax = PetscMax(imax, PetscAbsReal(om->im[i]));
-  }
+  RitzExtremes(om, &amax, &imax);
   *hi = HJ_OMEGA_SAFE * amax;
   *ok = (PetscBool)(om->have && !om->fallback && amax > 0 && imax <= imagtol * amax);
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -317,11 +324,8 @@ PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
   else if (om->unused) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega unused: Chebyshev weights on a given interval (no spectrum estimate)\n"));
   else if (!om->have) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega auto: chosen from a spectrum estimate of D^{-1}A at setup\n"));
   else {
-    PetscReal amax = 0, imax = 0;
-    for (PetscInt i = 0; i < om->nritz; i++) {
-      amax = PetscMax(amax, om->re[i]);
-      imax = PetscMax(imax, PetscAbsReal(om->im[i]));
-    }
+    PetscReal amax, imax;
+    RitzExtremes(om, &amax, &imax);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (auto%s): %" PetscInt_FMT " Arnoldi steps on D^{-1}A, largest real part %.4g, largest imaginary part %.3g%s\n", (double)hj->omega, om->fallback ? ", fallback" : "", om->nritz, (double)amax, (double)imax, om->recompute ? ", recomputed when the values change" : ""));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why, om->fallback ? (om->subitsset ? "; subiterations as set by the user, omega 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)") : ""));
   }
