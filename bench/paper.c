@@ -42,7 +42,7 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
        that the gain of the method and the gain of the precision can be told apart"): classic's fused sweep always runs
        in PetscScalar, so a second hjacobi KSP runs k = 1 on the tile kernel (-pc_hjacobi_cuda_tile_kernel), which with
        single inner precision sweeps the correction in fp32 (x kept in fp64): one cycle = one damped Jacobi sweep
-       rounded to fp32, whatever the tile (ALGORITHM.md). Its tile is the fastest per cycle of -classic_fp32_tiles
+       rounded to fp32, whatever the tile (doc/algorithm.md). Its tile is the fastest per cycle of -classic_fp32_tiles
        (each timed as classic is with -classic_count exact: median of -reps runs of min(-classic_time_cycles, classic's
        count) cycles). Its count: with -classic_count exact the computed one (exact arithmetic's, fp64 classic's too):
        the fp32 rounding is relative to each cycle's correction, i.e. to the residual, not to x, so it should move the

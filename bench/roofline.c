@@ -135,8 +135,8 @@ static PetscErrorCode CycleTime(KSPCtx *kc, PetscInt reps, double target, double
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the tile geometry of ALGORITHM.md (hj::NumTiles / hj::TileRange) along one direction: the number of tiles and the sum
-   of their working-region widths */
+/* the tile geometry of doc/algorithm.md, step 1 (hj::NumTiles / hj::TileRange) along one direction: the number of tiles
+   and the sum of their working-region widths */
 static void TileSums(long long m, long long t, long long o, long long *ntiles, long long *sumw)
 {
   const long long n = m <= t ? 1 : (m - o + (t - o) - 1) / (t - o);

@@ -47,14 +47,14 @@ typedef enum {
 PETSC_EXTERN const char *const PCHJacobiInnerPrecisions[];
 
 /*E
-   PCHJacobiWeights - the weights w_1..w_k of the k sweeps of a tile (ALGORITHM.md, parameter w_1..w_k)
+   PCHJacobiWeights - the weights w_1..w_k of the k sweeps of a tile (doc/algorithm.md, "Per-sweep weights w_1..w_k")
 
 $  `PC_HJACOBI_WEIGHTS_AUTO`      - by role: constant for a multigrid smoother (a `PCMG` level, options prefix
 $                                   `mg_levels_`), for k = 1 and for overlap > 0; chebyshev_squared elsewhere (Krylov
 $                                   preconditioner, Richardson solver)
 $  `PC_HJACOBI_WEIGHTS_CONSTANT`  - w_j = omega for every sweep (the paper)
 $  `PC_HJACOBI_WEIGHTS_CHEBYSHEV` - w_j = 1/l_j, l_j the k Chebyshev nodes of [lo, hi] in Leja order: the k sweeps are the
-$                                   Chebyshev polynomial of degree k of the tile's operator (ALGORITHM.md)
+$                                   Chebyshev polynomial of degree k of the tile's operator (doc/algorithm.md)
 $  `PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED` - each of the k/2 Chebyshev nodes twice (and 1/hi for odd k): the square of the
 $                                   Chebyshev polynomial of degree k/2, which is never negative; the same preconditioner
 $                                   as chebyshev up to a scalar factor (Krylov methods do not see the difference), and a

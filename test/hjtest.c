@@ -370,10 +370,10 @@ static int HJCmpReal(const void *a, const void *b)
   return x < y ? -1 : (x > y ? 1 : 0);
 }
 
-/* The sweep weights, independently of the library (ALGORITHM.md, parameter w_1..w_k): constant: omega k times;
-   chebyshev: 1/l_j, l_j = (hi + lo)/2 + (hi - lo)/2 cos((2j - 1) pi / (2k)), j = 1..k; chebyshev_squared: the h = k/2
-   nodes of degree h each twice, and 1/hi for odd k. The PC's weights (PCHJacobiGetSweepWeights) must be this multiset;
-   the reference then runs them in the PC's order. */
+/* The sweep weights, independently of the library (doc/algorithm.md "Per-sweep weights w_1..w_k"): constant: omega k
+   times; chebyshev: 1/l_j, l_j = (hi + lo)/2 + (hi - lo)/2 cos((2j - 1) pi / (2k)), j = 1..k; chebyshev_squared: the
+   h = k/2 nodes of degree h each twice, and 1/hi for odd k. The PC's weights (PCHJacobiGetSweepWeights) must be this
+   multiset; the reference then runs them in the PC's order. */
 static PetscErrorCode HJWeightsGet(PC pc, HJProblem *p, HJParams *par)
 {
   PetscInt         nk, n = 0;
@@ -418,7 +418,7 @@ static PetscErrorCode HJWeightsGet(PC pc, HJProblem *p, HJParams *par)
       ok = PETSC_FALSE;
     }
   }
-  PetscCheck(ok, p->comm, PETSC_ERR_PLIB, "[hjtest] the PC's sweep weights disagree with ALGORITHM.md (hjtest FAIL above)");
+  PetscCheck(ok, p->comm, PETSC_ERR_PLIB, "[hjtest] the PC's sweep weights disagree with doc/algorithm.md (hjtest FAIL above)");
   for (PetscInt j = 0; j < par->k; j++) par->wts[j] = pw[j];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -540,7 +540,7 @@ PetscErrorCode HJGatherVec(Vec v, PetscScalar **full)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ---------------------------------------------------------------- the reference, ALGORITHM.md literally
+/* ---------------------------------------------------------------- the reference, doc/algorithm.md literally
    Tiles along one dimension of a box of n points (step 1): working regions of t points start every t - o points
    and are clipped to the box; (n - o)/(t - o) of them, rounded up, at least one. Of the o points two neighbours
    share, the o/2 nearer a tile's centre are its own; the first tile owns from the box's start, the last to its end. */
@@ -611,10 +611,10 @@ static PetscErrorCode HJSolveBlock(PetscInt n, PetscScalar *D, PetscScalar *r, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ncycles cycles of ALGORITHM.md on the full vector x (PETSc ordering, every rank computes all of it). With dof > 1
+/* ncycles cycles of doc/algorithm.md on the full vector x (PETSc ordering, every rank computes all of it). With dof > 1
    fields per point, y(p) is the point's vector of dof values, d(p) its dof x dof diagonal block (the entries of its
    rows in its own columns) and the division a solve with d(p).
-   transpose (A is then A^T): the cycles of PCApplyTranspose as ALGORITHM.md defines them, x' = x + N^T (b - A^T x):
+   transpose (A is then A^T): the cycles of PCApplyTranspose as doc/algorithm.md defines them, x' = x + N^T (b - A^T x):
    per tile, the residual on T's owned points (zero on the rest of W(T)), k damped sweeps with A_TT^T from zero with a
    zero halo, and the whole of W(T) added to x' (overlapping tiles add). */
 static PetscErrorCode RefCycles(HJProblem *p, const HJCSR *A, const HJParams *par, const PetscScalar *b, PetscScalar *x, PetscInt ncycles, PetscBool transpose)

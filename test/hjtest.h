@@ -1,5 +1,5 @@
 /* Shared helpers of the petsc-hjacobi test programs: a random DMDA operator and an independent, literal
-   implementation of ../shared/ALGORITHM.md (plain loops over the gathered matrix, PETSc global ordering).
+   implementation of doc/algorithm.md (plain loops over the gathered matrix, PETSc global ordering).
    Nothing here includes the library's private headers: the reference must not share code with it. */
 #pragma once
 
@@ -64,7 +64,7 @@ PetscErrorCode HJGatherMatrix(Mat, PetscBool, HJCSR *);
 PetscErrorCode HJCSRDestroy(HJCSR *);
 PetscErrorCode HJGatherVec(Vec, PetscScalar **);
 PetscErrorCode HJRefCycles(HJProblem *, const HJCSR *, const HJParams *, const PetscScalar *, PetscScalar *, PetscInt);
-/* x = M^T b's cycles from x (ALGORITHM.md "PCApplyTranspose") with the gathered A^T */
+/* x = M^T b's cycles from x (doc/algorithm.md "PCApplyTranspose") with the gathered A^T */
 PetscErrorCode HJRefTransposeCycles(HJProblem *, const HJCSR *, const HJParams *, const PetscScalar *, PetscScalar *, PetscInt);
 PetscErrorCode HJTileRanges(PetscInt, PetscInt, PetscInt, PetscInt *, PetscInt[], PetscInt[], PetscInt[], PetscInt[]);
 

@@ -1,4 +1,4 @@
-static const char help[] = "Identities of ALGORITHM.md against PETSc's own KSPRICHARDSON + PCJACOBI (damped point-Jacobi sweeps, sweep j damped\n"
+static const char help[] = "Identities of doc/algorithm.md against PETSc's own KSPRICHARDSON + PCJACOBI (damped point-Jacobi sweeps, sweep j damped\n"
                            "by the PC's weight w_j (PCHJacobiGetSweepWeights): constant, chebyshev, chebyshev_squared;\n"
                            "PCPBJACOBI, point-block Jacobi, when the grid has -dof > 1 fields per point).\n"
                            "  -mode jacobi1: subiterations forced to 1; one cycle = one damped Jacobi sweep, any tile/overlap/ranks\n"
@@ -81,7 +81,7 @@ static PetscErrorCode JacobiSweeps(Mat A, PetscReal w, PetscInt n, PetscBool non
 }
 
 /* n damped Jacobi sweeps with the PC's per-sweep weights: sweep i (0-based) has the weight of the PC's sweep i mod s
-   (s sweeps per cycle; ALGORITHM.md: every cycle runs w_1..w_k); runs of equal weights go to one KSPRICHARDSON */
+   (s sweeps per cycle; doc/algorithm.md: every cycle runs w_1..w_k); runs of equal weights go to one KSPRICHARDSON */
 static PetscErrorCode WeightedSweeps(Mat A, const HJParams *par, PetscInt s, PetscInt n, PetscBool nonzero, Vec b, Vec x)
 {
   PetscFunctionBeginUser;

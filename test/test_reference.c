@@ -1,5 +1,5 @@
 static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c cycles per iteration, KSPRICHARDSON's fast path,\n"
-                           "PCApplyTranspose, a changed operator) with a literal implementation of ALGORITHM.md on a random DMDA\n"
+                           "PCApplyTranspose, a changed operator) with a literal implementation of doc/algorithm.md on a random DMDA\n"
                            "operator, and checks the adjoint identity <v, M u> = <M^T v, u> (-check_transpose 0: neither).\n"
                            "  -dim 1|2|3 -n N (or -da_grid_x ...) -kind star|box -da_stencil star|box -periodic -symmetric\n"
                            "  -dirichlet_boundary -dirichlet_fraction f -prealloc_only -seed s -tol t -rich_its i,j,...\n"
@@ -141,7 +141,7 @@ int main(int argc, char **argv)
   PetscCall(HJReport(PETSC_COMM_WORLD, "PCApply", rel, tol, PETSC_TRUE, &nchecks, &nfail));
 
   /* PCApplyRichardson: its iterations of c cycles each from a nonzero guess (the library's man page: c cycles per
-     iteration, which is what KSPRICHARDSON's generic loop with PCApply gives; ALGORITHM.md's older text says its cycles) */
+     iteration, which is what KSPRICHARDSON's generic loop with PCApply gives; doc/algorithm.md "PCApplyRichardson") */
   for (PetscInt i = 0; i < nits; i++) {
     PetscCall(VecCopy(x0, y));
     PetscCall(PCApplyRichardson(pc, b, y, work, 0.0, 0.0, 0.0, its[i], PETSC_FALSE, &outits, &reason));
@@ -195,7 +195,7 @@ int main(int argc, char **argv)
     PetscCall(KSPDestroy(&ksp));
   }
 
-  /* PCApplyTranspose: M^T b as ALGORITHM.md defines it (whatever y holds must not matter), and the adjoint identity
+  /* PCApplyTranspose: M^T b as doc/algorithm.md defines it (whatever y holds must not matter), and the adjoint identity
      <v, M u> = <M^T v, u> on the random vectors u = x0, v = b (PCApply is checked against the reference above) */
   if (transpose) {
     PetscCall(HJGatherMatrix(A, PETSC_TRUE, &csrT));

@@ -1,6 +1,6 @@
 static const char help[] = "New values in the same Pmat (same nonzero pattern, as a Newton or time step gives): the PC's next setup\n"
                            "refreshes the stencil in place; its PCApply must equal, bit for bit, that of a fresh PC on the same matrix,\n"
-                           "and the literal reference of ALGORITHM.md. Run with -info :mat to see which path was taken.\n"
+                           "and the literal reference of doc/algorithm.md. Run with -info :mat to see which path was taken.\n"
                            "  -dim -n -kind -da_stencil -periodic -dof ... as test_reference; -steps s: value changes (default 2)\n"
                            "  -first_star: the first values have star couplings only (box ones stored as zeros): box values then do not fit\n"
                            "  -then_perturb_row r: the new values perturb row r (constant -> variable); -pc_view\n"

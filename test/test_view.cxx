@@ -84,7 +84,7 @@ int main()
   Box<2, 1>(17, 13, 1, 6, 5, 1, 2, 4, 0);
   Box<2, 2>(11, 10, 1, 5, 5, 1, 2, 2, 0);
   Box<3, 1>(9, 7, 11, 4, 5, 4, 2, 2, 2);
-  Box<3, 3>(6, 9, 5, 4, 4, 3, 2, 0, 2); /* (overlaps are even: ALGORITHM.md step 1) */
+  Box<3, 3>(6, 9, 5, 4, 4, 3, 2, 0, 2); /* (overlaps are even: doc/algorithm.md step 1) */
   { /* 64-bit: a 3D padded array of 3.2e5 x 3.2e5 x 40 points, dof 2: offsets near 8e12 */
     const long long xm0 = 320000, xm1 = 320000, e0 = xm0 + 2, e1 = xm1 + 2, i = xm0 - 1, j = xm1 - 3, k = 37;
     const auto      v = hj::Padded<2>((double *)nullptr, 3, e0, e1);

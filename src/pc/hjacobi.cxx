@@ -1,5 +1,5 @@
 /* PCHJACOBI: the PETSc face of hierarchical Jacobi (setup, apply, options, view, setters).
-   The method is ALGORITHM.md; the backends (host/, cuda/) run its cycles. */
+   The method is doc/algorithm.md; the backends (host/, cuda/) run its cycles. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjpoint.hpp>
 #include <petschjacobi/private/hjtilefit.hpp>
@@ -128,8 +128,8 @@ static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = M^T b (ALGORITHM.md "PCApplyTranspose"): c cycles from zero of x' = x + N^T (b - A^T x). The first starts from
-   x = 0, so its residual is b; the later ones need A^T x, the Pmat's MatMultTranspose (on the device for device
+/* x = M^T b (doc/algorithm.md "PCApplyTranspose"): c cycles from zero of x' = x + N^T (b - A^T x). The first starts
+   from x = 0, so its residual is b; the later ones need A^T x, the Pmat's MatMultTranspose (on the device for device
    matrices). With overlap 0 this equals the forward cycle with A^T's coefficients; with overlap it does not (the
    owned-core restriction moves from the output to the input). */
 static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)

@@ -1,5 +1,5 @@
-/* PCApplyRichardson of PCHJACOBI (ALGORITHM.md "How PETSc uses it"): its Richardson iterations of c cycles each, and
-   the tolerances of the KSP that is solving when it asks for a convergence test. */
+/* PCApplyRichardson of PCHJACOBI (doc/algorithm.md "PCApplyRichardson"): its Richardson iterations of c cycles each,
+   and the tolerances of the KSP that is solving when it asks for a convergence test. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petsc/private/kspimpl.h> /* ksp->rnorm: KSPGetResidualNorm() after the fast path */
 

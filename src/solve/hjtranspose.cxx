@@ -1,6 +1,7 @@
 /* A^T's stencil from A's by re-indexing (no MatTranspose): a^T_s(p) = a_{-s}(p+s)^T where p+s is a point of this rank
    (periodic wrap included), 0 where it is not. Those are the couplings the tile sweeps of PCApplyTranspose use
-   (ALGORITHM.md "One cycle as a matrix": A_TT^T with a zero halo); couplings to other ranks' points live in their rows. */
+   (doc/algorithm.md "One cycle as a matrix": A_TT^T with a zero halo); couplings to other ranks' points live in
+   their rows. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petschjacobi/private/hjextract.hpp>
 

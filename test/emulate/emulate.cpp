@@ -1,6 +1,6 @@
 /* Host emulation of the CUDA tile kernels (test/emulate/cuda_runtime.h; the kernel headers as test/CMakeLists.txt
    rewrites them: shared memory as statics, no inline asm): one cycle with S = double (native) and S = float (the
-   correction form) against a literal ALGORITHM.md cycle, with x ~ 1e6 and a residual of order 1 (near convergence).
+   correction form) against a literal doc/algorithm.md cycle, with x ~ 1e6 and a residual of order 1 (near convergence).
    Native must match to rounding of x; single to 1e-5 of the correction (it is ~1e-7; rounding x to float, as the
    single mode did before, would be off by ~6e-2). Also InvertBlocksKernel. */
 #include <cstdio>
@@ -88,7 +88,7 @@ static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned se
   return p;
 }
 
-// ALGORITHM.md's cycle, literally (2D star, dof blocks): tiles, frozen halo, k damped sweeps, owned write
+// doc/algorithm.md's cycle, literally (2D star, dof blocks): tiles, frozen halo, k damped sweeps, owned write
 static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, int o1, int k, double w)
 {
   const int dof = p.dof, dd = dof * dof;

@@ -1,7 +1,7 @@
 /* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh, rewritten as test/CMakeLists.txt
-   section 19 says): one cycle against ALGORITHM.md's cycle written literally in 3D (star and box, variable, constant
-   and constant-inside (cint) coefficients, tiles with overlap, a tile long in z, a one-plane last tile, 8-wide rows
-   with their threads interleaved), native and single (correction form, x ~ 1e6), from x = 0, and the transposed
+   section 19 says): one cycle against doc/algorithm.md's cycle written literally in 3D (star and box, variable,
+   constant and constant-inside (cint) coefficients, tiles with overlap, a tile long in z, a one-plane last tile, 8-wide
+   rows with their threads interleaved), native and single (correction form, x ~ 1e6), from x = 0, and the transposed
    correction against the literal N^T b (the adjoint of the literal cycle from zero). */
 #include <cstdio>
 #include <cstdlib>
@@ -67,8 +67,8 @@ static double OffSum(const Problem &p, int i, int j, int k, const V &v)
   return sum;
 }
 
-/* ALGORITHM.md's cycle, literally: for each tile, y = x; k sweeps over W(T) with the halo frozen; the owned core out.
-   xzero: x = 0. rhsmask: b only where the tile owns the point (the transposed correction's first step). */
+/* doc/algorithm.md's cycle, literally: for each tile, y = x; k sweeps over W(T) with the halo frozen; the owned core
+   out. xzero: x = 0. rhsmask: b only where the tile owns the point (the transposed correction's first step). */
 static std::vector<double> Reference(const Problem &p, const int *t, const int *o, int K, double w, bool xzero, bool rhsmask, bool addall)
 {
   const long long     N = p.N();

@@ -17,7 +17,7 @@
    the array is formed on the way. Moving the origin (Shifted, TileBox::Halo) changes base only. Every view has
    Index(i,j,k) (scalar offset of the point), ptr(i,j,k,c), operator()(i,j,k,c), Shifted(i,j,k), s1 and s2().
 
-   Tile coordinates (TileBox, from the three hj::Range of a tile, ALGORITHM.md step 1):
+   Tile coordinates (TileBox, from the three hj::Range of a tile, doc/algorithm.md step 1):
      W(T) coordinates    (i, j, k) in [0, w): point (w0 + i, ...) of the owned box
      buffer coordinates  W(T) coordinates + pad: [0, s) = W(T) and its halo H(T), the layout of the tile buffers
    TileBox::Halo(view) is a global view re-based to buffer coordinates, TileBox::Work(view) to W(T) coordinates.

@@ -40,7 +40,7 @@ HJ_HD constexpr int Offset(int dim, int kind, int s, int axis)
   return axis == 0 ? idx % 3 - 1 : (axis == 1 ? (dim > 1 ? (idx / 3) % 3 - 1 : 0) : (dim > 2 ? idx / 9 - 1 : 0));
 }
 
-/* Tiles along one direction of a rank's owned box of m points (ALGORITHM.md, step 1):
+/* Tiles along one direction of a rank's owned box of m points (doc/algorithm.md, step 1):
    working regions start every t - o points and are clipped to the box; of each shared strip of o points
    the o/2 nearer a tile's centre belong to it. The owned ranges partition [0, m). */
 HJ_HD constexpr long long NumTiles(long long m, long long t, long long o)
@@ -157,7 +157,7 @@ HJ_HD void BlockOffDiagonalResidual(const T *yc, long long sy, long long sz, con
   }
 }
 
-/* The point-block update (dof = DOF > 1 fields per point, ALGORITHM.md "Operator"): y(p) is the vector of the DOF
+/* The point-block update (dof = DOF > 1 fields per point, doc/algorithm.md "Operator"): y(p) is the vector of the DOF
    values of the point, a_s(p) and d(p) are DOF x DOF blocks and the division is a block solve, by the inverse of d(p):
      y(p) + w * (Dinv(p) (b(p) - sum_s A_s(p) y(p+s)) - y(p))
    the formula of PointUpdate above with its scalars made blocks. yc points to the DOF values of the point in an array

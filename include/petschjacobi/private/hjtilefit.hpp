@@ -73,7 +73,7 @@ inline long long TileFitCube(int dim, int dof, bool single, long long ssize, lon
   return lo;
 }
 
-/* Tile sizes used when the user gives none, per grid dimension (ALGORITHM.md t; the paper's 32 x 32 in 2D) */
+/* Tile sizes used when the user gives none, per grid dimension (doc/algorithm.md t; the paper's 32 x 32 in 2D) */
 constexpr long long kDefaultTile[3][3] = {
   {256, 1,  1},
   {32,  32, 1},

@@ -168,9 +168,9 @@ PetscErrorCode HJCudaCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x <- (add ? x : 0) + N^T r with A^T's stencil stT (ALGORITHM.md "PCApplyTranspose"): one launch of the shared-memory
-   tile kernel in transposed mode (A^T's plan), atomically adding every tile's W(T) into x. No ghost exchange: the halo
-   is zero. */
+/* x <- (add ? x : 0) + N^T r with A^T's stencil stT (doc/algorithm.md "PCApplyTranspose"): one launch of the
+   shared-memory tile kernel in transposed mode (A^T's plan), atomically adding every tile's W(T) into x. No ghost
+   exchange: the halo is zero. */
 PetscErrorCode HJCudaCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;

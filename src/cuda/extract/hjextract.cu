@@ -1,7 +1,7 @@
 /* Stencil extraction on the device (issue 11): an aijcusparse Pmat is read where it lives, and the coefficient planes
    and inverse diagonal (blocks) are written straight into the arrays the CUDA kernels use (HJCudaStencil). The result
    equals the host extraction (hjstencil.cxx) bit for bit: the same per-entry arithmetic (hjextract.hpp), the same
-   checks and decisions (ALGORITHM.md "Operator"), the same error messages (HJStencilReportBad).
+   checks and decisions (doc/algorithm.md "Operator"), the same error messages (HJStencilReportBad).
 
    Per nonzero pattern (full extraction): the off-diagonal block's columns become grid points once (a small table kept
    on the device); one pattern pass finds entries outside the width-1 box and the stencil kind. Per change of values:

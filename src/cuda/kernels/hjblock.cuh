@@ -1,4 +1,4 @@
-/* The point-block tile kernel (dof = DOF > 1 fields per grid point, ALGORITHM.md "Operator" with dof x dof blocks)
+/* The point-block tile kernel (dof = DOF > 1 fields per grid point, doc/algorithm.md "Operator" with dof x dof blocks)
    and its dispatch table. The cycle is TileKernel's (hjkernels.cuh): one thread block per tile, W(T) plus its halo
    H(T) loaded into two shared buffers, k Jacobi sweeps ping-ponging between them with the halo frozen, the owned
    core written out; here every point holds DOF values and every update is hj::BlockPointUpdate, the host backend's

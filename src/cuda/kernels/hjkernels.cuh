@@ -61,8 +61,8 @@ struct ClassicParams {
 /* Sub-iterations in a scalar S of lower precision than the global T run in correction form: each cycle forms the
    residual r = b - A x of the tile's working region once, in T from T's x (halo frozen), iterates the correction
    delta from zero in S with the halo's correction zero (hj::PointUpdate with b := r, y := delta: step 3 of
-   ALGORITHM.md's cycle for y = x + delta), and writes x + delta in T. Only delta is rounded to S, so the cycle keeps
-   the precision of T's x however large x is; iterating x itself in S would round x to S every cycle and stall a
+   doc/algorithm.md's cycle for y = x + delta), and writes x + delta in T. Only delta is rounded to S, so the cycle
+   keeps the precision of T's x however large x is; iterating x itself in S would round x to S every cycle and stall a
    Richardson solve at a residual near S's epsilon times |A| |x| (issue 15). From a zero x (xzero) the residual is b
    and nothing changes. With S = T the kernels iterate y = x itself as before (no residual pass). */
 template <class T, class S>
@@ -146,9 +146,9 @@ __device__ __forceinline__ int InterleaveRows(int j, int wx, int wy)
      The last sweep needs none: its results stay in registers.
   4. Each thread writes the values of its points that T owns (tb.Owned) to y (ypad's interior or x: WriteBack);
      consecutive threads hold consecutive points of a row, so the writes are coalesced.
-  P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of ALGORITHM.md "PCApplyTranspose":
-  step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged (from y = 0 with a
-  zero halo, k sweeps with A_TT^T are B_T^T), and step 4 adds every point of W(T) into y.
+  P.transpose (with P.xzero; coefficients of A^T): the transposed correction N^T b of doc/algorithm.md
+  "PCApplyTranspose": step 2 keeps b only on the points T owns (zero on the rest of W(T)), steps 1 and 3 are unchanged
+  (from y = 0 with a zero halo, k sweeps with A_TT^T are B_T^T), and step 4 adds every point of W(T) into y.
   S = float with T = double is the single-precision inner mode, in correction form (kCorrection): step 1 fills both
   buffers with zeros (the correction and its frozen halo), step 2 forms each point's residual in T from x in xpad
   (neighbours through L1/L2, coefficients from the T planes, a rolled loop so that its loads do not take the sweeps'
@@ -447,7 +447,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
 }
 
 /*
-  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, ALGORITHM.md): one thread per owned point,
+  The fused classic sweep (k = 1: one cycle is one damped Jacobi sweep, doc/algorithm.md): one thread per owned point,
   threads along x (coalesced), neighbours read straight from xpad through L1/L2 (blocks of several rows, so that
   the rows above and below are mostly L1 hits). Grid-stride loops over y and z let any extent fit the grid limits.
   With xzero the sweep starts from x = 0: hj::PointUpdate reads a zero neighbourhood instead of xpad.
