@@ -1,7 +1,7 @@
 /* The assembled Pmat as a stencil (HJStencil): full extraction and the value-only refresh. One pass over the rows
-   (hjextractpass.cxx) fills the planes; here the checks ALGORITHM.md asks for are made collective (a Pmat that does not fit
-   the DMDA, entries outside the width-1 box, a zero diagonal or singular block), the star/box kind is decided over
-   all ranks, and the per-rank flags (constant coefficients, directions without couplings) are set. */
+   (hjextractpass.cxx) fills the planes; here the checks doc/algorithm.md asks for are made collective (a Pmat that does
+   not fit the DMDA, entries outside the width-1 box, a zero diagonal or singular block), the star/box kind is decided
+   over all ranks, and the per-rank flags (constant coefficients, directions without couplings) are set. */
 #include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
 
@@ -143,10 +143,10 @@ PetscErrorCode HJStencilCheckPmat(Mat A, const HJLayout *L)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The errors of ALGORITHM.md "Operator", raised on every rank (gflags: the flags reduced over the ranks) with the same
-   words from the host and the device extraction. flags[0]: an entry outside the width-1 box on this rank, in the row of
-   owned point bad[0] at offset bad[1..3]; flags[1]: a zero or missing diagonal (dof = 1) or a singular diagonal block
-   (dof > 1) at owned point bad[0] (when flags[0] is not set). */
+/* The errors of doc/algorithm.md "Operator", raised on every rank (gflags: the flags reduced over the ranks) with the
+   same words from the host and the device extraction. flags[0]: an entry outside the width-1 box on this rank, in the
+   row of owned point bad[0] at offset bad[1..3]; flags[1]: a zero or missing diagonal (dof = 1) or a singular diagonal
+   block (dof > 1) at owned point bad[0] (when flags[0] is not set). */
 PetscErrorCode HJStencilReportBad(MPI_Comm comm, const HJLayout *L, const PetscInt flags[2], const PetscInt gflags[2], const PetscInt bad[4])
 {
   char           where[128] = " on another rank";

@@ -35,7 +35,7 @@ typedef struct {
    alignment the two would lay out the same structure differently */
 #define HJ_SCALAR_ALIGN alignas(sizeof(PetscScalar))
 
-/* The operator as a stencil (ALGORITHM.md "Operator"), structure of arrays over owned points, x fastest.
+/* The operator as a stencil (doc/algorithm.md "Operator"), structure of arrays over owned points, x fastest.
    dof = 1: one coefficient per offset and point. dof > 1: a dof x dof block (row-major: [c][c'] couples field c of
    the point with field c' of the neighbour) per offset and point, and the inverse of the diagonal block per point. */
 typedef struct {
@@ -78,7 +78,7 @@ typedef struct {
   PetscErrorCode (*reset)(PC);   /* free what setup allocated */
   PetscErrorCode (*view)(PC, PetscViewer);
   PetscErrorCode (*correctT)(PC, const HJStencil *AT, Vec r, Vec x, PetscBool add); /* x <- (add ? x : 0) + N^T r: one
-                                 transposed cycle's correction with A^T's stencil (ALGORITHM.md "PCApplyTranspose") */
+                                 transposed cycle's correction with A^T's stencil (doc/algorithm.md, PCApplyTranspose) */
   PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *); /* optional: stT (kind, noff, dof set) from st where st
                                  lives; NULL: HJStencilTransposeOnHost */
   /* The omega estimate's D^{-1} (hjomega.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
@@ -107,7 +107,7 @@ typedef struct {
   char             why[256];
 } HJOmega;
 
-/* The weights of the k sweeps (hjweights.cxx, ALGORITHM.md w_1..w_k), chosen at every setup after omega */
+/* The weights of the k sweeps (hjweights.cxx, doc/algorithm.md w_1..w_k), chosen at every setup after omega */
 typedef struct {
   PCHJacobiWeights type;     /* asked for (auto: by role) */
   PCHJacobiWeights used;     /* after setup: PC_HJACOBI_WEIGHTS_CONSTANT or _CHEBYSHEV */
@@ -122,7 +122,7 @@ typedef struct {
 typedef struct {
   size_t abisize, abilast; /* sizeof(PC_HJacobi) and offsetof(PC_HJacobi, abiend) as the host compiler lays it out:
                               the CUDA backend checks that nvcc agrees (HJ_SCALAR_ALIGN) */
-  /* parameters (ALGORITHM.md) */
+  /* parameters (doc/algorithm.md "Parameters") */
   PetscInt                tile[3], overlap[3], subits, cycles;
   PetscReal               omega; /* in use (after setup: the one chosen, see om) */
   HJOmega                 om;

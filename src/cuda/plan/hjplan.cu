@@ -23,7 +23,7 @@
    each tile forms the residual r = b - A x of its working region once per cycle in double, from the double x and
    the double coefficients (the halo frozen), iterates the correction from zero in float in shared memory/registers
    with float copies of the coefficients (made on the device) and the halo's correction zero, and writes x + delta in
-   double. That is ALGORITHM.md's cycle with only the correction rounded to float: each cycle's error is about 1e-7
+   double. That is doc/algorithm.md's cycle with only the correction rounded to float: each cycle's error is about 1e-7
    relative to the correction, i.e. to the residual at the cycle's start, never to x. So a Richardson solve on this PC
    has no floor from the inner precision: it reaches the residual of the native one (issue 15: sweeps that round x
    itself to float every cycle give a solve a floor; bench/TUNING.md "Notes from the source"). The residual costs one more pass over x and the double coefficients per cycle (a residual
