@@ -934,13 +934,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_chebyshev_interval <lo,hi> - the interval of the Chebyshev weights (default: hi from the spectrum estimate, lo from the tile size; see `PCHJacobiSetChebyshevInterval()`)
 .  -pc_hjacobi_backend <auto,host,cuda> - where the cycles run (default auto: CUDA for CUDA vectors)
 .  -pc_hjacobi_richardson_check <m> - `KSPRICHARDSON` with a norm test: true residual checked every m iterations (default 4)
-.  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile; the results are the same bit for bit)
-.  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
-.  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
-.  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
-.  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
-.  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
--  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup, for testing (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
+-  -pc_hjacobi_inner_precision <native,single> - precision of the sub-iterations (CUDA backend; single sweeps the correction in fp32, no accuracy floor)
 
    Level: intermediate
 
@@ -974,17 +968,28 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    With overlap 0 the preconditioner is symmetric for symmetric A (usable with `KSPCG` and `KSPCHEBYSHEV`); with
    overlap > 0 it is not.
 
-   Each cycle takes the ghost values of the rank's box from its neighbours (one `PetscSF` broadcast; on one rank only
-   with periodic directions). The tiles whose working region and halo touch no side the exchange writes run between
-   the broadcast's begin and end, the others after it (`-pc_hjacobi_overlap_comm`): with several tiles per rank and
-   direction most of the exchange is hidden behind them. Tiles are independent within a cycle, so the result is the
-   same bit for bit. The CUDA backend's fused sweep for k = 1 (one thread per point, no tiles) waits for the exchange.
-   With MPI that is not GPU-aware the CUDA backend launches the interior tiles on a second stream, so that the
-   exchange's copies through the host and its unpack on PETSc's stream do not wait for them
-   (`-pc_hjacobi_cuda_side_stream`).
 
    Load it into any PETSc program with `-dll_append /path/libpetsc-hjacobi.so`, or link libpetsc-hjacobi and call
-   `PCHJacobiInitializePackage()`.
+   `PCHJacobiInitializePackage()`. The method is defined in doc/algorithm.md of the source tree.
+
+   Developer Notes:
+   Each cycle takes the ghost values of the rank's box from its neighbours (one `PetscSF` broadcast; on one rank only
+   with periodic directions). The tiles whose working region and halo touch no side the exchange writes run between
+   the broadcast's begin and end, the others after it: with several tiles per rank and direction most of the exchange
+   is hidden behind them. Tiles are independent within a cycle, so the result is the same bit for bit. The CUDA
+   backend's fused sweep for k = 1 (one thread per point, no tiles) waits for the exchange. With MPI that is not
+   GPU-aware the CUDA backend launches the interior tiles on a second stream, so that the exchange's copies through the
+   host and its unpack on PETSc's stream do not wait for them.
+
+   The following options are for developers and tests. They have no setter functions and choose how the cycles run,
+   not the preconditioner they apply (the CUDA kernels agree to rounding, the others bit for bit):
++  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile)
+.  -pc_hjacobi_cuda_kernel <auto,shared,registers> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, point-block for dof > 1, else shared)
+.  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
+.  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
+.  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
+.  -pc_hjacobi_cuda_tile_kernel <bool> - run the tile kernel also for k = 1, instead of the fused sweep (testing)
+-  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCJACOBI`, `PCHJacobiSetTileSize()`, `PCHJacobiSetOverlap()`,
           `PCHJacobiSetSubiterations()`, `PCHJacobiSetCycles()`, `PCHJacobiSetOmega()`, `PCHJacobiSetWeights()`, `PCHJacobiSetBackend()`
