@@ -1,4 +1,4 @@
-/* Shared helpers of the benchmark drivers (paper.c: B1/B2, roofline.c: B5; protocol in ../shared/BENCHMARKS.md):
+/* Shared helpers of the benchmark drivers (paper.c: B1/B2, roofline.c: B5; protocol in bench/README.md):
    the constant-coefficient Poisson operator on a DMDA, device synchronisation, the GPU's name and properties,
    medians, and the CSV preamble. Only the public API of petsc-hjacobi is used. */
 #pragma once

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Summarise the CSV of bench/gpu.sh's mg suite (bench/suites.txt; B3: multigrid smoother; B4: Krylov preconditioner; ../shared/BENCHMARKS.md)
+"""Summarise the CSV of bench/gpu.sh's mg suite (bench/suites.txt; B3: multigrid smoother; B4: Krylov preconditioner; bench/README.md)
 as markdown and, when matplotlib is importable, PNG plots.
 
 usage: mgsummary.py [-o FILE|-] [--plots DIR] [--no-plots] MG_CSV[.gz]
@@ -409,7 +409,7 @@ def b4_section(rows, out):
         else:
             trs.append([b4_variant(jac), fits(jac), ft(jac["_time"]), fms(jac["_tpi"]), fr(jac["_relres"]), "1.00x",
                         "", "", note(jac)])
-        # BENCHMARKS.md B1: beside every fp32 sub-iteration row the fp32 classic one (k = 1 in single precision), so
+        # B1 (bench/README.md): beside every fp32 sub-iteration row the fp32 classic one (k = 1 in single precision), so
         # that the method's gain and the precision's can be told apart
         single = [r for r in var if label_settings(r["_label"]).get("single")]
         c32 = next((r for r in single if label_settings(r["_label"]).get("k") == "1"), None)

@@ -1,9 +1,9 @@
-static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experiments (Islam & Wang, Tables 1-4).\n"
+static const char help[] = "B1/B2 of bench/README.md: the paper's experiments (Islam & Wang, Tables 1-4).\n"
                            "Time for hierarchical Jacobi (PCHJACOBI) to cut ||b - A x||_2 by -rtol from x0 = 1, against classic Jacobi\n"
                            "(hjacobi k = 1, one fused sweep per cycle) and stock PETSc (KSPRICHARDSON + PCJACOBI), one process, one sweep.\n"
                            "Options (defaults in brackets):\n"
                            "  -mode 2d|1d        2d: 5-point Poisson on n x ny (B1); 1d: ny copies of the 1D Poisson of n points (B2) [2d]\n"
-                           "  -n <1024> -ny <n>  grid; -rhs one|paper: b = 1 (BENCHMARKS.md) or b = h^2, h = 1/(n+1) (the paper's eq. 7/14) [one]\n"
+                           "  -n <1024> -ny <n>  grid; -rhs one|paper: b = 1 or b = h^2, h = 1/(n+1) (the paper's eq. 7/14) [one]\n"
                            "  -rtol <1e-4>       stop when ||b - A x|| <= rtol ||b - A x0||\n"
                            "  -tiles 32,64x32    tile list (2d: 't' is t x t; 1d: 't' is t x 1) [32]\n"
                            "  -k_list 1,4,8,16,32,64,128 -o_list 0,2,4,6,8,12,16   swept as tile > overlap > k (k = 1: classic, run once)\n"
@@ -21,7 +21,7 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
                            "  -csv <file>        append CSV rows (header if the file is new)\n"
                            "The hjacobi KSP reads the usual options (-pc_hjacobi_backend, -pc_hjacobi_omega, ...); the stock KSP has prefix stock_.\n";
 
-/* What is measured (BENCHMARKS.md B1/B2, "find the cycle count first, then time exactly that many cycles without norms"):
+/* What is measured (B1/B2 of bench/README.md, "find the cycle count first, then time exactly that many cycles without norms"):
    (a) cycle count: from x0 = 1, cycles run in chunks (KSPSolve with KSPRICHARDSON, max_it = chunk, KSPConvergedSkip,
        KSP_NORM_NONE: PCApplyRichardson's fast path, `chunk` cycles per call); after each chunk the true residual
        ||b - A x||_2 is computed here (MatMult, VecAYPX, VecNorm). chunk = max(1, chunk_frac x cycles so far). With
@@ -33,12 +33,12 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
        the same kernels at least `cycles` times, immediately before).
    (c) stock PETSc: KSPRICHARDSON (scale = hjacobi's omega) + PCJACOBI on the same matrix (aijcusparse on the GPU),
        KSPConvergedSkip, no norms, timed over -stock_its iterations (median of -reps); its iterates are classic's, so
-       its time is reported as time/iteration x classic's cycle count (BENCHMARKS.md B1). With classic's count <=
+       its time is reported as time/iteration x classic's cycle count (B1). With classic's count <=
        -stock_verify_max its own iteration count is measured too (KSPConvergedDefault relative to ||b - A x0||, i.e.
        KSPConvergedDefaultSetUIRNorm) and must equal classic's.
    Classic's count: measured as in (a); -classic_count check also computes it exactly (ExactClassicCount) and compares;
    -classic_count exact only computes it and times classic over -classic_time_cycles cycles (time per cycle x count).
-   (d) classic fp32 (with -pc_hjacobi_inner_precision single; BENCHMARKS.md B1: "also report an fp32 classic sweep, so
+   (d) classic fp32 (with -pc_hjacobi_inner_precision single; B1 asks to "also report an fp32 classic sweep, so
        that the gain of the method and the gain of the precision can be told apart"): classic's fused sweep always runs
        in PetscScalar, so a second hjacobi KSP runs k = 1 on the tile kernel (-pc_hjacobi_cuda_tile_kernel), which with
        single inner precision sweeps the correction in fp32 (x kept in fp64): one cycle = one damped Jacobi sweep
@@ -52,7 +52,7 @@ static const char help[] = "B1/B2 of ../shared/BENCHMARKS.md: the paper's experi
        from x0 = 1 are compared with 10 of fp64 classic: their difference relative to the change of x is ~1e-8 for
        fp32 sweeps and ~1e-16 (or 0) for fp64 ones; at most 1e-12 marks the row with a WARNING (not fp32). Every
        row gets a third speedup, over this row (CSV column speedup_vs_classic_fp32).
-   The right-hand side: -rhs one is BENCHMARKS.md's b = 1; -rhs paper is b = h^2 = 1/(n+1)^2, the system the paper
+   The right-hand side: -rhs one is b = 1 taken literally; -rhs paper is b = h^2 = 1/(n+1)^2, the system the paper
    solved (its update x = (b dx^2 + neighbours)/d with b = 1; bench/README.md gives the evidence). */
 #include "hjbench.h"
 #include <math.h>

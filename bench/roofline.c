@@ -1,4 +1,4 @@
-static const char help[] = "B5 of ../shared/BENCHMARKS.md: roofline of PCHJACOBI's kernels on an n x n 2D Poisson DMDA.\n"
+static const char help[] = "B5 of bench/README.md: roofline of PCHJACOBI's kernels on an n x n 2D Poisson DMDA.\n"
                            "  (1) device-to-device copy bandwidth (VecCopy; read + write counted) and VecAXPY (2 reads + 1 write);\n"
                            "  (2) the fused classic sweep (hjacobi k = 1) at 24 B/point against (1) and the HBM peak;\n"
                            "  (3) the hierarchical kernel (tile t x t, o = 0): each whole cycle charged the bytes its kernel really moves,\n"

@@ -1,4 +1,4 @@
-/* B7 (../shared/BENCHMARKS.md): what PCHJACOBI's setup costs against MatMult of the same matrix, in one run.
+/* B7 (bench/README.md): what PCHJACOBI's setup costs against MatMult of the same matrix, in one run.
    A variable-coefficient star operator on a 2D/3D DMDA with dof fields per point (blocks with couplings between
    fields) is assembled once; then, timed with the device synchronised:
      MatMult            (-reps times, the unit of every ratio)
