@@ -35,7 +35,7 @@ echo "   hierarchical Jacobi: the grid is cut into 32x32 tiles, overlapping by 2
 echo "   16 Jacobi sweeps on its own points (on a GPU: in fast shared memory), then the tiles exchange their edges."
 echo
 run "$ex/poisson2d" -n "$n" -pc_hjacobi_tile 32 -pc_hjacobi_subiterations 16 -pc_hjacobi_overlap 2 "${gpu[@]}"
-echo "   The same tiles and sweeps with Chebyshev weights (issue 21): sweep j of the 16 damps by 1/l_j, l_j the Chebyshev"
+echo "   The same tiles and sweeps with Chebyshev weights: sweep j of the 16 damps by 1/l_j, l_j the Chebyshev"
 echo "   nodes of the tile's spectrum, so that every tile is solved far better at the same cost (the paper's sweeps all use"
 echo "   one weight)."
 echo

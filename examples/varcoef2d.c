@@ -12,8 +12,8 @@ Prints the iterations and the time of a second solve (the first one sets everyth
 #include <petschjacobi.h>
 #include <petschjacobi/compat.h>
 
-/* The problem is eq. (1) of the project's seed 004 (shared/seeds/004_d8e26a251fed2f0a.txt, H. Chen, UBC), which
-   asks only a, b > 0. Ours vary across the domain and turn its anisotropy around: near (0,1) the x-coupling is
+/* The problem is eq. (1) of H. Chen, Parallel Implementation of Multipreconditioned Conjugate Gradient Methods (UBC,
+   2022), which asks only a, b > 0. Ours vary across the domain and turn its anisotropy around: near (0,1) the x-coupling is
    `contrast` times the y-coupling, near (1,0) the other way round. */
 static PetscReal CoefA(PetscReal x, PetscReal y, PetscReal c)
 {
@@ -26,7 +26,7 @@ static PetscReal CoefB(PetscReal x, PetscReal y, PetscReal c)
 
 /* Row (i,j) couples to its east neighbour with -(a(p) + a(east))/2, the coefficient averaged over the face between
    them, and so on: the same number from both sides, so A is symmetric (and, diagonally dominant, positive definite).
-   As a does not depend on x nor b on y, the averages are the seed's A_ij, B_ij: this is exactly its scheme (3). */
+   As a does not depend on x nor b on y, the averages are that report's A_ij, B_ij: this is exactly its scheme (3). */
 static PetscErrorCode AssembleOperator(DM da, PetscReal contrast, Mat A)
 {
   PetscInt  M, N, xs, ys, xm, ym;
