@@ -47,11 +47,11 @@ typedef enum {
 PETSC_EXTERN const char *const PCHJacobiInnerPrecisions[];
 
 /*E
-   PCHJacobiWeights - the weights w_1..w_k of the k sweeps of a tile (doc/algorithm.md, "Per-sweep weights w_1..w_k")
+   PCHJacobiWeightType - the weights w_1..w_k of the k sweeps of a tile (doc/algorithm.md, "Per-sweep weights w_1..w_k")
 
-$  `PC_HJACOBI_WEIGHTS_AUTO`      - by role: constant for a multigrid smoother (a `PCMG` level, options prefix
-$                                   `mg_levels_`), for k = 1 and for overlap > 0; chebyshev_squared elsewhere (Krylov
-$                                   preconditioner, Richardson solver)
+$  `PC_HJACOBI_WEIGHTS_AUTO`      - by role: constant for a multigrid smoother (a `PCMG` level), for k = 1 and for
+$                                   overlap > 0; chebyshev_squared elsewhere (Krylov preconditioner, Richardson solver),
+$                                   its interval no wider than its degree resolves
 $  `PC_HJACOBI_WEIGHTS_CONSTANT`  - w_j = omega for every sweep (the paper)
 $  `PC_HJACOBI_WEIGHTS_CHEBYSHEV` - w_j = 1/l_j, l_j the k Chebyshev nodes of [lo, hi] in Leja order: the k sweeps are the
 $                                   Chebyshev polynomial of degree k of the tile's operator (doc/algorithm.md)
@@ -69,8 +69,11 @@ typedef enum {
   PC_HJACOBI_WEIGHTS_CONSTANT,
   PC_HJACOBI_WEIGHTS_CHEBYSHEV,
   PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED
-} PCHJacobiWeights;
-PETSC_EXTERN const char *const PCHJacobiWeightsTypes[];
+} PCHJacobiWeightType;
+PETSC_EXTERN const char *const PCHJacobiWeightTypes[];
+/* Deprecated names (before PETSc's XxxType pattern): kept as aliases */
+typedef PCHJacobiWeightType PCHJacobiWeights;
+#define PCHJacobiWeightsTypes PCHJacobiWeightTypes
 
 PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
@@ -88,8 +91,8 @@ PETSC_EXTERN PetscErrorCode PCHJacobiSetOmega(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetOmega(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetOmegaRecompute(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetOmegaRecompute(PC, PetscBool *);
-PETSC_EXTERN PetscErrorCode PCHJacobiSetWeights(PC, PCHJacobiWeights);
-PETSC_EXTERN PetscErrorCode PCHJacobiGetWeights(PC, PCHJacobiWeights *);
+PETSC_EXTERN PetscErrorCode PCHJacobiSetWeights(PC, PCHJacobiWeightType);
+PETSC_EXTERN PetscErrorCode PCHJacobiGetWeights(PC, PCHJacobiWeightType *);
 PETSC_EXTERN PetscErrorCode PCHJacobiSetChebyshevInterval(PC, PetscReal, PetscReal);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetChebyshevInterval(PC, PetscReal *, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetSweepWeights(PC, PetscInt *, const PetscReal *[]);

@@ -2,6 +2,9 @@
 """The include graph of src/ and include/: prints it by stage folder, and fails when it has a cycle, when a core file
 (anything outside src/cuda/ but the backend registry src/pc/hjbackends.cxx) includes a CUDA backend file or tests
 HJACOBI_WITH_CUDA, or when an include names a file that is not there.
+Also the call graph of the core's sources (src/**/*.c, *.cxx outside src/cuda/): file A -> file B when A calls a
+function that B defines with external linkage (not static); fails on a cycle between two or more files (layers call
+down only). Calls through function pointers (the backend table) are not calls here.
 Usage: tools/check-includes.py [-v]   (-v: every edge)"""
 import os, re, sys
 
@@ -63,6 +66,54 @@ for f in files:
     if colour[f] == 0:
         visit(f)
 
+# call cycles between core sources
+def strip_code(text):
+    """comments, string and character literals removed (the calls and definitions that remain are code)"""
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", " ", text)
+    text = re.sub(r'"(?:\\.|[^"\\\n])*"', '""', text)
+    return re.sub(r"'(?:\\.|[^'\\\n])'", "''", text)
+
+def_re = re.compile(r"^(?!static\b)(?:[A-Za-z_][\w:<>]*[\s*&]+)+([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?\{", re.M)
+call_re = re.compile(r"\b([A-Za-z_]\w*)\s*\(")
+core_src = [f for f in files if f.startswith("src/") and not f.startswith("src/cuda/") and f.endswith((".c", ".cxx"))]
+code = {f: strip_code(open(os.path.join(root, f)).read()) for f in core_src}
+definer = {}
+for f in core_src:
+    for m in def_re.finditer(code[f]):
+        definer.setdefault(m.group(1), f)
+calls = {f: {} for f in core_src}
+for f in core_src:
+    for m in call_re.finditer(code[f]):
+        g = definer.get(m.group(1))
+        if g and g != f:
+            calls[f].setdefault(g, set()).add(m.group(1))
+# strongly connected components (Tarjan): any of two or more files is a call cycle
+index, low, onstack, st, comps, counter = {}, {}, set(), [], [], [0]
+def strong(v):
+    index[v] = low[v] = counter[0]; counter[0] += 1
+    st.append(v); onstack.add(v)
+    for w in calls[v]:
+        if w not in index:
+            strong(w); low[v] = min(low[v], low[w])
+        elif w in onstack:
+            low[v] = min(low[v], index[w])
+    if low[v] == index[v]:
+        comp = []
+        while True:
+            w = st.pop(); onstack.discard(w); comp.append(w)
+            if w == v:
+                break
+        comps.append(sorted(comp))
+for f in core_src:
+    if f not in index:
+        strong(f)
+for comp in comps:
+    if len(comp) > 1:
+        inside = [f"{a} -> {b} ({', '.join(sorted(calls[a][b]))})" for a in comp for b in comp if b in calls[a]]
+        problems.append("call cycle between " + ", ".join(comp) + ": " + "; ".join(inside))
+ncalls = sum(len(v) for v in calls.values())
+
 def group(f):
     parts = f.split("/")
     return "/".join(parts[:-1])
@@ -72,14 +123,17 @@ for f in files:
         if group(f) != group(t):
             groups.setdefault((group(f), group(t)), 0)
             groups[(group(f), group(t))] += 1
-print(f"check-includes: {len(files)} files, {sum(len(v) for v in edges.values())} project includes; folder -> folder:")
+print(f"check-includes: {len(files)} files, {sum(len(v) for v in edges.values())} project includes, {ncalls} file -> file calls between {len(core_src)} core sources; folder -> folder:")
 for (a, b), n in sorted(groups.items()):
     print(f"  {a} -> {b} ({n})")
 if "-v" in sys.argv:
     for f in files:
         for t in edges[f]:
             print(f"  {f} -> {t}")
+    for f in core_src:
+        for g in sorted(calls[f]):
+            print(f"  {f} calls {g}: {', '.join(sorted(calls[f][g]))}")
 for p in problems:
     print("check-includes: " + p)
-print("check-includes: " + ("FAILED" if problems else "no cycle; no core file includes the CUDA backend or tests HJACOBI_WITH_CUDA"))
+print("check-includes: " + ("FAILED" if problems else "no include or call cycle; no core file includes the CUDA backend or tests HJACOBI_WITH_CUDA"))
 sys.exit(1 if problems else 0)

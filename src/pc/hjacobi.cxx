@@ -101,8 +101,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   }
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
-  PetscCall(HJOmegaChoose(pc)); /* omega (and k of a fallback) before the backend sets up for them (its plan holds them) */
-  PetscCall(HJWeightsSetUp(pc)); /* the sweeps' weights from them (hjweights.cxx) */
+  PetscCall(HJWeightsSetUp(pc)); /* omega, k and the sweeps' weights (hjweights.cxx) before the backend sets up for them (its plan holds them) */
   { /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
        limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
@@ -173,8 +172,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   hj->hasT  = PETSC_FALSE;
   hj->stops = NULL;
   PetscCall(VecDestroy(&hj->rT));
-  PetscCall(HJOmegaReset(pc));
-  PetscCall(HJWeightsDestroy(pc)); /* chosen again at the next setup */
+  PetscCall(HJWeightsReset(pc)); /* the estimate and the weights: chosen again at the next setup */
   PetscCall(PetscSFDestroy(&hj->ghostsf));
   PetscCall(HJLayoutDestroy(&hj->layout));
   hj->haslayout = PETSC_FALSE;
@@ -265,7 +263,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
 {
   PC_HJacobi             *hj = (PC_HJacobi *)pc->data;
   PetscInt                v[3], n, k = hj->subits, c = hj->cycles;
-  PetscBool               flg, recompute = hj->om.recompute;
+  PetscBool               flg, recompute = hj->spec.recompute;
   char                    wstr[64];
   PCHJacobiBackend        be = hj->backend;
   PCHJacobiInnerPrecision ip = hj->inner;
@@ -390,8 +388,8 @@ static PetscErrorCode PCHJacobiSetSubiterations_HJacobi(PC pc, PetscInt k)
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI subiterations must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_subiterations)", k);
   if (k != hj->subits) pc->setupcalled = 0; /* a backend may choose its kernel by k (the CUDA backend: classic or tile) */
   hj->subits       = k;
-  hj->om.subits    = k;
-  hj->om.subitsset = PETSC_TRUE;
+  hj->subitsasked  = k;
+  hj->subitsset    = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -439,14 +437,14 @@ static PetscErrorCode PCHJacobiSetOmega_HJacobi(PC pc, PetscReal w)
 static PetscErrorCode PCHJacobiSetOmegaRecompute_HJacobi(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  ((PC_HJacobi *)pc->data)->om.recompute = flg;
+  ((PC_HJacobi *)pc->data)->spec.recompute = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCHJacobiGetOmegaRecompute_HJacobi(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  *flg = ((PC_HJacobi *)pc->data)->om.recompute;
+  *flg = ((PC_HJacobi *)pc->data)->spec.recompute;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1007,7 +1005,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
     hj->overlap[d] = 0;
   }
   hj->subits    = 4;
-  hj->om.subits = 4;
+  hj->subitsasked = 4;
   hj->cycles    = 1;
   hj->omega     = PETSC_DECIDE; /* chosen at setup (hjomega.cxx) unless set */
   hj->om.user   = PETSC_DECIDE;

@@ -4,7 +4,7 @@
 PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
 
 const char *const PCHJacobiBackends[]        = {"auto", "host", "cuda", "PCHJacobiBackend", "PC_HJACOBI_BACKEND_", NULL};
-const char *const PCHJacobiWeightsTypes[]    = {"auto", "constant", "chebyshev", "chebyshev_squared", "PCHJacobiWeights", "PC_HJACOBI_WEIGHTS_", NULL};
+const char *const PCHJacobiWeightTypes[]     = {"auto", "constant", "chebyshev", "chebyshev_squared", "PCHJacobiWeightType", "PC_HJACOBI_WEIGHTS_", NULL};
 const char *const PCHJacobiInnerPrecisions[] = {"native", "single", "PCHJacobiInnerPrecision", "PC_HJACOBI_INNER_PRECISION_", NULL};
 
 static PetscBool PCHJacobiPackageInitialized = PETSC_FALSE;

@@ -91,40 +91,68 @@ typedef struct {
                                                                    into a device array of these vectors */
 } HJBackendOps;
 
-/* The damping chosen from the operator (hjomega.cxx): the Ritz values of D^{-1}A, kept across value-only refreshes */
-#define HJ_OMEGA_STEPS 10 /* Arnoldi steps of the estimate */
+/* Three layers choose the sweeps, each calling only the ones below it (no call back up):
+   the spectrum estimate (mechanism, hjspectrum.cxx): Ritz values of D^{-1}A, kept across value-only refreshes;
+   the omega rules (hjomega.cxx): omega and k from the Ritz values, for the role the PC has;
+   the weights (policy, hjweights.cxx): which w_1..w_k (kind, omega, interval, fallback), run once per PCSetUp. */
+#define HJ_SPECTRUM_STEPS 10 /* Arnoldi steps of the estimate */
 typedef struct {
-  PetscReal        user;      /* omega the user gave, or PETSC_DECIDE: chosen at setup */
-  PetscInt         subits;    /* k the user asked for (the fallback runs k = 1 without changing it) */
-  PetscBool        subitsset; /* k was set by the user: a fallback keeps it */
   PetscBool        recompute; /* estimate again whenever the Pmat's values change, not only its nonzero pattern */
-  PetscBool        have, reused, fallback;
-  PetscBool        unused; /* the last setup needed no estimate: Chebyshev weights on a given interval */
+  PetscBool        have, reused;
   PetscObjectId    id; /* the Pmat of the estimate, its state and nonzero state then */
   PetscObjectState state, nzstate;
   PetscInt         nritz;
-  PetscReal        re[HJ_OMEGA_STEPS], im[HJ_OMEGA_STEPS];
-  char             why[256];
+  PetscReal        re[HJ_SPECTRUM_STEPS], im[HJ_SPECTRUM_STEPS];
+} HJSpectrum;
+
+/* What the PC is used as (the weights' and omega's defaults depend on it): set by code that knows (PCHJacobiSetRole_C,
+   HJSetRole), else HJ_ROLE_UNSET: a multigrid smoother when the options prefix contains mg_levels_ (PCMG's name) */
+typedef enum {
+  HJ_ROLE_UNSET,
+  HJ_ROLE_PRECONDITIONER,
+  HJ_ROLE_SMOOTHER
+} HJRole;
+
+/* The damping (hjomega.cxx): asked for, and how the last setup chose it */
+typedef enum {
+  HJ_OMEGA_GIVEN,    /* the user's */
+  HJ_OMEGA_UNUSED,   /* Chebyshev weights on a given interval */
+  HJ_OMEGA_SPECTRUM, /* every Ritz value contracts (the high frequencies evenly) */
+  HJ_OMEGA_UPPER,    /* smoother on an indefinite operator: only the upper part of the spectrum contracts, k = 1 */
+  HJ_OMEGA_FALLBACK  /* no damping contracts: point (block) Jacobi */
+} HJOmegaRule;
+typedef struct {
+  PetscReal   user; /* omega the user gave, or PETSC_DECIDE: chosen at setup */
+  HJOmegaRule rule;
+  char        why[256];
 } HJOmega;
 
-/* The weights of the k sweeps (hjweights.cxx, doc/algorithm.md w_1..w_k), chosen at every setup after omega */
+/* The weights of the k sweeps (hjweights.cxx, doc/algorithm.md "Per-sweep weights w_1..w_k"), chosen at every setup */
 typedef struct {
-  PCHJacobiWeights type;     /* asked for (auto: by role) */
-  PCHJacobiWeights used;     /* after setup: PC_HJACOBI_WEIGHTS_CONSTANT or _CHEBYSHEV */
-  PetscReal        ulo, uhi; /* the interval the user gave; 0: chosen at setup */
-  PetscReal        lo, hi;   /* the interval in use (Chebyshev) */
-  PetscReal       *w;        /* [n]: the weight of sweep j = 1..n, in the order the sweeps run (n = k after setup) */
-  PetscInt         n;
-  PetscBool        smoother; /* the role found at setup: a multigrid smoother (options prefix with mg_levels_) */
-  char             why[256];
+  PCHJacobiWeightType type;     /* asked for (auto: by role) */
+  PCHJacobiWeightType used;     /* after setup: PC_HJACOBI_WEIGHTS_CONSTANT, _CHEBYSHEV or _CHEBYSHEV_SQUARED */
+  PetscReal           ulo, uhi; /* the interval the user gave; 0: chosen at setup */
+  PetscReal           lo, hi;   /* the interval in use (Chebyshev) */
+  PetscReal           bound;    /* the estimate's upper bound of the spectrum (0: none made) */
+  PetscBool           lofloor;  /* lo was raised to the degree's floor */
+  PetscBool           hibelow;  /* a given hi below the estimate's bound */
+  PetscReal          *w;        /* [n]: the weight of sweep j = 1..n, in the order the sweeps run (n = k after setup) */
+  PetscInt            n;
+  HJRole              role;     /* as set (HJ_ROLE_UNSET: from the options prefix) */
+  PetscBool           smoother; /* the role found at setup */
+  char                why[256];
 } HJWeights;
 
 typedef struct {
   size_t abisize, abilast; /* sizeof(PC_HJacobi) and offsetof(PC_HJacobi, abiend) as the host compiler lays it out:
                               the CUDA backend checks that nvcc agrees (HJ_SCALAR_ALIGN) */
   /* parameters (doc/algorithm.md "Parameters") */
-  PetscInt                tile[3], overlap[3], subits, cycles;
-  PetscReal               omega; /* in use (after setup: the one chosen, see om) */
+  PetscInt                tile[3], overlap[3], cycles;
+  PetscInt                subits;      /* k in use (after setup: the one chosen, see om) */
+  PetscInt                subitsasked; /* k asked for (the default or the user's): the omega rules may run fewer */
+  PetscBool               subitsset;   /* k was set by the user: the omega rules keep it */
+  PetscReal               omega;       /* in use (after setup: the one chosen, see om) */
+  HJSpectrum              spec;
   HJOmega                 om;
   HJWeights               wt;
   PCHJacobiBackend        backend;
@@ -198,22 +226,26 @@ PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 /* stT (kind, noff, dof set) from the host arrays of st: allocates stT's arrays and re-indexes */
 PETSC_INTERN PetscErrorCode HJStencilTransposeOnHost(const HJLayout *, const HJStencil *, HJStencil *);
 
-/* hjomega.cxx: omega (and the fallback's k) for the current Pmat; view; forget the estimate */
-PETSC_INTERN PetscErrorCode HJOmegaChoose(PC);
-PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
-PETSC_INTERN PetscErrorCode HJOmegaReset(PC);
-/* the largest real part of the Ritz values times the safety factor (*ok: the estimate gave an omega and no Ritz value
-   has an imaginary part beyond the given fraction of that largest real part) */
-PETSC_INTERN PetscErrorCode HJOmegaUpperBound(PC, PetscReal, PetscReal *, PetscBool *);
+/* hjspectrum.cxx (mechanism): the Ritz values of D^{-1}A for the current Pmat in hj->spec (estimated again only for a
+   new Pmat or nonzero pattern, or new values with spec.recompute); their largest real part (at least 0) and largest
+   |imaginary part|; forget them */
+PETSC_INTERN PetscErrorCode HJSpectrumUpdate(PC);
+PETSC_INTERN void           HJSpectrumExtremes(const HJSpectrum *, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode HJSpectrumReset(PC);
+#define HJ_SPECTRUM_SAFE 1.1 /* the largest real part's inflation for an upper bound (PETSc's Chebyshev: 1.1) */
 
-/* hjweights.cxx: the sweeps' weights for the parameters and the omega just chosen; view; free */
+/* hjomega.cxx (rules): omega and k in use from hj->spec (estimated) or as given, for a smoother or not; view */
+PETSC_INTERN PetscErrorCode HJOmegaChoose(PC, PetscBool);
+PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
+
+/* hjweights.cxx (policy): the one setup of omega, k and the sweeps' weights (PCSetUp); view; reset; options; the
+   setters (install) or their removal; the role (HJ_ROLE_UNSET: from the options prefix) */
 PETSC_INTERN PetscErrorCode HJWeightsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJWeightsView(PC, PetscViewer);
-PETSC_INTERN PetscErrorCode HJWeightsDestroy(PC);
+PETSC_INTERN PetscErrorCode HJWeightsReset(PC);
 PETSC_INTERN PetscErrorCode HJWeightsSetFromOptions(PC, HJ_OPTION_ITEMS);
-PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool); /* defaults and setters (install), or their removal */
-/* whether setup runs the spectrum estimate: omega auto with constant weights, or Chebyshev weights without a given interval */
-PETSC_INTERN PetscBool      HJWeightsNeedEstimate(PC);
+PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool);
+PETSC_INTERN PetscErrorCode HJSetRole(PC, HJRole);
 
 /* hjbackends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
    other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
