@@ -4,6 +4,7 @@
    over all ranks, and the per-rank flags (constant coefficients, directions without couplings) are set. */
 #include "extract/hjextractpass.h"
 #include <petschjacobi/private/hjpoint.hpp>
+#include <petschjacobi/private/hjextract.hpp>
 
 namespace
 {
@@ -164,3 +165,17 @@ PetscErrorCode HJStencilReportBad(MPI_Comm comm, const HJLayout *L, const PetscI
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
 }
 
+
+PetscBool HJStencilInteriorRow(const HJLayout *L, const HJStencil *st, const long long ilo[3], const long long ihi[3], PetscScalar *row)
+{
+  const long long N = L->nlocal, xm0 = L->xm[0], xm1 = L->xm[1], u0 = ilo[0] + xm0 * (ilo[1] + xm1 * ilo[2]);
+
+  if (st->dof != 1 || !st->coef || st->constant || ilo[0] >= ihi[0] || ilo[1] >= ihi[1] || ilo[2] >= ihi[2]) return PETSC_FALSE;
+  for (long long k = ilo[2]; k < ihi[2]; k++)
+    for (long long j = ilo[1]; j < ihi[1]; j++)
+      for (long long i = ilo[0]; i < ihi[0]; i++)
+        if (!hj::SameRow(st->coef, st->invdiag, N, (int)st->noff, i + xm0 * (j + xm1 * k), u0)) return PETSC_FALSE;
+  for (PetscInt s = 0; s < st->noff; s++) row[s] = st->coef[s * N + u0];
+  row[st->noff] = st->invdiag[u0];
+  return PETSC_TRUE;
+}

@@ -1,95 +1,46 @@
-/* Host backend: ALGORITHM.md tile by tile on the CPU. It is the reference the CUDA backend is tested against
-   and the backend of CPU-only PETSc builds. */
+/* Host backend: the data of a cycle (padded arrays, tile buffers, the tile split), the ghost exchange around the
+   cycles, and the rows known constant; the tile cycle itself is hjhostcycle.cxx. It is the backend of CPU-only PETSc
+   builds and of host vectors, and the CUDA backend's results are checked against it. */
 #include "host/hjhost.h"
+#include "host/hjhostcycle.h"
 #include <petschjacobi/private/hjindex.hpp>
 #include <utility>
 
 namespace
 {
 struct HostData {
-  PetscInt     npadded = 0, nbuf = 0;                 /* scalars (dof per point) */
+  PetscInt     npadded = 0, nbuf = 0, nzero = 0;                 /* scalars (dof per point) */
   PetscScalar *xpad = nullptr, *ypad = nullptr; /* padded arrays (layer: ghosts, zero outside the domain) */
   PetscScalar *buf0 = nullptr, *buf1 = nullptr; /* one tile with its halo, ping-pong */
+  PetscScalar *zero = nullptr;                  /* a tile row of zeros (the transposed correction's b off T) */
   PetscInt    *tileids = nullptr, ninterior = 0, ntiles = 0; /* HJTileSplitCreate: interior tiles first; NULL: no exchange */
+  /* the rows known constant, for A's stencil [0] and A^T's [1]: found at the first cycle with that stencil after setup */
+  const HJStencil *cstof[2] = {nullptr, nullptr};
+  HJHostConstRows  cst[2]   = {};
 };
 
-/* One cycle: every tile of the owned box from xpad (halo frozen) into ypad's interior. Every array holds DOF values
-   per point (index c + DOF*point); DOF = 1 is the scalar update, DOF > 1 the point-block one.
-   TRANSPOSE: the transposed correction N^T b of ALGORITHM.md "One cycle as a matrix" (st is then A^T's stencil):
-   per tile, b on the points T owns and zero on the rest of W(T), k sweeps from y = 0 with a zero halo (xpad is not
-   read), and the whole of W(T) added into ypad's interior, which the caller zeroed (overlapping tiles add). The
-   sweeps are the same point update: k damped sweeps with A_TT^T from zero are B_T^T (D^-T (I - w A^T D^-T)^j =
-   (I - w D^-T A^T)^j D^-T), so only what goes in and what comes out differ.
-   The tiles run are ids[first..last) (tile id ti + nt0*(tj + nt1*tk)), or ids NULL: the ids first..last themselves;
-   a cycle may run its tiles in two parts (the interior ones during the ghost exchange), in any order: each reads xpad
-   and writes its own points of ypad. */
-template <int DIM, int KIND, int DOF, bool TRANSPOSE>
-void HostCycle(const HJLayout *L, const HJStencil *st, const PetscInt t[3], const PetscInt o[3], PetscInt k, const PetscReal *w, const PetscScalar *b, const PetscScalar *xpad, PetscScalar *ypad, PetscScalar *buf0, PetscScalar *buf1, const PetscInt *ids, PetscInt first, PetscInt last)
+/* the rows of st that the cycle may take in compact form: all (st->constant, the cycle's own test), else the rows
+   inside the boundary shell when they are all one row (dof 1; the CUDA backend's plan makes the same test) */
+const HJHostConstRows *HostConstRows(const HJLayout *L, HostData *h, const HJStencil *st, int which)
 {
-  const PetscInt    N = L->nlocal, *xm = L->xm, *ext = L->ext;
-  const long long   nt[3]     = {hj::NumTiles(xm[0], t[0], o[0]), hj::NumTiles(xm[1], t[1], o[1]), hj::NumTiles(xm[2], t[2], o[2])};
-  const PetscScalar zero[DOF] = {}; /* TRANSPOSE: b on the points of W(T) that T does not own */
+  HJHostConstRows *c = &h->cst[which];
 
-  for (PetscInt n = first; n < last; n++) {
-    const long long   id = ids ? ids[n] : n, ti = hj::TileCoord(id, nt[0], nt[1], 0), tj = hj::TileCoord(id, nt[0], nt[1], 1), tk = hj::TileCoord(id, nt[0], nt[1], 2);
-    const hj::TileBox tb = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], t[0], o[0], ti), hj::TileRange(xm[1], t[1], o[1], tj), hj::TileRange(xm[2], t[2], o[2], tk));
-    /* buffer coordinates (W(T) and its halo): the buffers and xpad (not read when TRANSPOSE: xpad is NULL);
-       W(T) coordinates: b, the planes (u: a point's index in them) and ypad */
-    const auto        sb = tb.Buffer<DOF>(buf0); /* scalar offsets, the same in buf1 */
-    const auto        xv = tb.PaddedHalo<DOF>(xpad, ext[0], ext[1]);
-    const auto        bv = tb.Work(hj::Unpadded<DOF>(b, xm[0], xm[1]));
-    const auto        uv = tb.Work(hj::Unpadded(b, xm[0], xm[1]));
-    const auto        yv = tb.Work(hj::Padded<DOF>(ypad, DIM, ext[0], ext[1]));
-    const long long   sy = sb.s1, sz = sb.s2(); /* buffer strides in points */
-    for (int bk = 0; bk < tb.s[2]; bk++)
-      for (int bj = 0; bj < tb.s[1]; bj++)
-        for (int bi = 0; bi < tb.s[0]; bi++)
-          for (int f = 0; f < DOF; f++) buf0[sb.Index(bi, bj, bk) + f] = buf1[sb.Index(bi, bj, bk) + f] = TRANSPOSE ? 0 : xv(bi, bj, bk, f);
-    for (PetscInt it = 0; it < k; it++) {
-      const PetscScalar omega = w[it]; /* this sweep's weight (hjweights.cxx) */
-      for (int kk = 0; kk < tb.w[2]; kk++)
-        for (int jj = 0; jj < tb.w[1]; jj++)
-          for (int ii = 0; ii < tb.w[0]; ii++) {
-            const long long u   = uv.Index(ii, jj, kk);
-            const int       q   = sb.Index(ii + tb.pad[0], jj + tb.pad[1], kk + tb.pad[2]);
-            const bool      own = !TRANSPOSE || tb.Owned(ii, jj, kk);
-            if constexpr (DOF == 1) buf1[q] = hj::PointUpdate<DIM, KIND>(buf0 + q, sy, sz, own ? b[u] : zero[0], st->invdiag[u], omega, [&](int s) { return st->coef[(long long)s * N + u]; });
-            else hj::BlockPointUpdate<DIM, KIND, DOF>(buf0 + q, sy, sz, own ? bv.ptr(ii, jj, kk) : zero, st->invdiag + DOF * DOF * u, omega, [&](int s) { return st->coef + ((long long)s * N + u) * DOF * DOF; }, buf1 + q);
-          }
-      std::swap(buf0, buf1);
+  if (h->cstof[which] != st) {
+    PetscScalar row[27];
+
+    c->use = PETSC_FALSE;
+    if (st->dof == 1 && !st->constant) {
+      HJLayoutInteriorBox(L, c->lo, c->hi);
+      c->use = HJStencilInteriorRow(L, st, c->lo, c->hi, row);
+      if (c->use) {
+        for (PetscInt s = 0; s < st->noff; s++) c->coef[s] = row[s];
+        c->invdiag = row[st->noff];
+      }
     }
-    int lo[3], hi[3]; /* the points written, W(T) coordinates: T's owned region, or (TRANSPOSE) all of W(T) */
-    for (int d = 0; d < 3; d++) {
-      lo[d] = TRANSPOSE ? 0 : tb.o0[d];
-      hi[d] = TRANSPOSE ? tb.w[d] : tb.o1[d];
-    }
-    for (int kk = lo[2]; kk < hi[2]; kk++)
-      for (int jj = lo[1]; jj < hi[1]; jj++)
-        for (int ii = lo[0]; ii < hi[0]; ii++) {
-          const PetscScalar *v = buf0 + sb.Index(ii + tb.pad[0], jj + tb.pad[1], kk + tb.pad[2]);
-          PetscScalar       *y = yv.ptr(ii, jj, kk);
-          for (int f = 0; f < DOF; f++) {
-            if (TRANSPOSE) y[f] += v[f];
-            else y[f] = v[f];
-          }
-        }
+    h->cstof[which] = st;
   }
+  return c;
 }
-
-using CycleFn = void (*)(const HJLayout *, const HJStencil *, const PetscInt[3], const PetscInt[3], PetscInt, const PetscReal *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *, const PetscInt *, PetscInt, PetscInt);
-/* the one run-time -> template dispatch of this backend: [transpose][dof-1][dim-1][kind] */
-#define HJ_HOST_CYCLES(DOF, TR) \
-  { \
-    {HostCycle<1, hj::STAR, DOF, TR>, HostCycle<1, hj::BOX, DOF, TR>}, {HostCycle<2, hj::STAR, DOF, TR>, HostCycle<2, hj::BOX, DOF, TR>}, {HostCycle<3, hj::STAR, DOF, TR>, HostCycle<3, hj::BOX, DOF, TR>} \
-  }
-#define HJ_HOST_CYCLES_DOF(TR) \
-  { \
-    HJ_HOST_CYCLES(1, TR), HJ_HOST_CYCLES(2, TR), HJ_HOST_CYCLES(3, TR), HJ_HOST_CYCLES(4, TR), HJ_HOST_CYCLES(5, TR), HJ_HOST_CYCLES(6, TR), HJ_HOST_CYCLES(7, TR), HJ_HOST_CYCLES(8, TR) \
-  }
-const CycleFn HostCycles[2][HJ_MAX_DOF][3][2] = {HJ_HOST_CYCLES_DOF(false), HJ_HOST_CYCLES_DOF(true)};
-static_assert(HJ_MAX_DOF == 8, "HostCycles lists one row per dof");
-#undef HJ_HOST_CYCLES_DOF
-#undef HJ_HOST_CYCLES
 
 /* copy between a vector's owned array and the interior of a padded array (dof values per point, a row of
    dof*xm0 consecutive scalars in both); ADD: x += interior */
@@ -140,6 +91,12 @@ PetscErrorCode HostDataSetUp(PC pc, void **data)
     PetscCall(PetscMalloc2(nbuf, &h->buf0, nbuf, &h->buf1));
     h->nbuf = nbuf;
   }
+  if (h->nzero != hj->layout.dof * (PetscMin(t[0], hj->layout.xm[0]) + 2)) { /* a tile row with its halo */
+    h->nzero = hj->layout.dof * (PetscMin(t[0], hj->layout.xm[0]) + 2);
+    PetscCall(PetscFree(h->zero));
+    PetscCall(PetscCalloc1(h->nzero, &h->zero));
+  }
+  h->cstof[0] = h->cstof[1] = nullptr; /* the stencils may have new values: their constant rows are found again */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -187,10 +144,14 @@ PetscErrorCode HostExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 PetscErrorCode HostView(PC pc, PetscViewer viewer)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  const HostData *h  = (const HostData *)hj->data;
+  HostData       *h  = (HostData *)hj->data;
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU, one ghost exchange per cycle\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU row by row, one ghost exchange per cycle\n"));
+  if (h && hj->st.noff && hj->st.dof == 1) { /* rank 0's: the rows read in compact form */
+    const HJHostConstRows *c = HostConstRows(&hj->layout, (HostData *)h, &hj->st, 0);
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %s\n", hj->st.constant ? "constant stencil: no coefficient plane read" : (c->use ? "one row inside the 2-point boundary shell: coefficient planes read in the shell only" : "variable rows: coefficient planes read everywhere")));
+  }
   if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -205,6 +166,7 @@ PetscErrorCode HJHostDataDestroy(void **data)
     PetscCall(PetscFree(h->xpad));
     PetscCall(PetscFree(h->ypad));
     PetscCall(PetscFree2(h->buf0, h->buf1));
+    PetscCall(PetscFree(h->zero));
     PetscCall(PetscFree(h->tileids));
     delete h;
     *data = nullptr;
@@ -223,21 +185,27 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
 
   PetscFunctionBegin;
   PetscCall(HostBegin(pc, data, &h, t, o));
+  if (n <= 0) {
+    if (zeroguess) PetscCall(VecZeroEntries(x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayRead(b, &ba));
-  if (zeroguess) {
-    PetscCall(VecGetArrayWrite(x, &xa));
-    PetscCall(PetscArrayzero(h->xpad, L->npadded * L->dof));
-  } else {
+  if (zeroguess) PetscCall(VecGetArrayWrite(x, &xa)); /* the first cycle reads no x (HJHostCycleArgs.xpad NULL) */
+  else {
     PetscCall(VecGetArray(x, &xa));
     CopyInterior<true>(L, h->xpad, xa);
   }
-  const CycleFn cycle = HostCycles[0][L->dof - 1][L->dim - 1][st->kind];
+  HJHostCycleArgs args = {L, st, HostConstRows(L, h, st, 0), {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero};
   PetscCheck(hj->wt.n == hj->subits, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->wt.n, hj->subits);
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
     const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && h->tileids);
     PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
 
+    /* this cycle reads xpad (nothing from a zero guess) and writes ypad's interior, the last one x itself */
+    args.xpad = zeroguess && c == 0 ? nullptr : h->xpad;
+    if (c == n - 1) args.out = xa, args.osy = L->xm[0], args.osz = (long long)L->xm[0] * L->xm[1];
+    else args.out = h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), args.osy = L->ext[0], args.osz = (long long)L->ext[0] * L->ext[1];
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
@@ -245,7 +213,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     }
     if (split && h->ninterior) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-      cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, 0, h->ninterior);
+      HJHostCycle(&args, PETSC_FALSE, h->tileids, 0, h->ninterior);
       PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
       done = h->ninterior;
     }
@@ -255,20 +223,19 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
-    if (split) cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, h->tileids, done, h->ntiles);
-    else cycle(L, st, t, o, hj->subits, hj->wt.w, ba, h->xpad, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
+    if (split) HJHostCycle(&args, PETSC_FALSE, h->tileids, done, h->ntiles);
+    else HJHostCycle(&args, PETSC_FALSE, nullptr, 0, h->ntiles);
     std::swap(h->xpad, h->ypad);
     PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
   }
-  CopyInterior<false>(L, h->xpad, xa);
   PetscCall(VecRestoreArrayRead(b, &ba));
   if (zeroguess) PetscCall(VecRestoreArrayWrite(x, &xa));
   else PetscCall(VecRestoreArray(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x <- N^T r (x <- x + N^T r with add): the correction of one transposed cycle (ALGORITHM.md "PCApplyTranspose"),
+/* x <- N^T r (x <- x + N^T r with add): the correction of one transposed cycle (doc/algorithm.md "PCApplyTranspose"),
    stT the stencil of A^T. Tiles do not cross ranks and the halo is zero: no ghost exchange. */
 PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
@@ -284,7 +251,10 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscCall(PetscLogEventBegin(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
-  HostCycles[1][L->dof - 1][L->dim - 1][stT->kind](L, stT, t, o, hj->subits, hj->wt.w, ra, NULL, h->ypad, h->buf0, h->buf1, nullptr, 0, h->ntiles);
+  {
+    const HJHostCycleArgs args = {L, stT, HostConstRows(L, h, stT, 1), {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero};
+    HJHostCycle(&args, PETSC_TRUE, nullptr, 0, h->ntiles);
+  }
   PetscCall(VecRestoreArrayRead(r, &ra));
   if (add) {
     PetscCall(VecGetArray(x, &xa));

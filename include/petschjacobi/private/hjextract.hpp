@@ -16,6 +16,18 @@ HJ_HD long long Wrap(bool periodic, long long M, long long off)
   return off;
 }
 
+/* Whether owned point u has the row of point u0 (dof 1; planes of N points, noff of them): the test of the rows inside
+   the boundary shell (HJLayoutInteriorBox) that the host (HJStencilInteriorRow) and the CUDA backend (its plan) both
+   make, so both read the planes in the same rows */
+template <class T>
+HJ_HD bool SameRow(const T *coef, const T *invdiag, long long N, int noff, long long u, long long u0)
+{
+  if (!(invdiag[u] == invdiag[u0])) return false;
+  for (int s = 0; s < noff; s++)
+    if (!(coef[s * N + u] == coef[s * N + u0])) return false;
+  return true;
+}
+
 /* A^T's stencil by re-indexing (host: hjtranspose.cxx; device: the device extraction's transpose kernel). The source
    of A^T's entry at offset off of the owned point with global coordinates g: the owned index of the point g + off
    (periodic wrap included), -1 when it is not this rank's (the entry is then zero). */

@@ -195,6 +195,10 @@ PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
+/* the box of this rank's points at least HJ_INTERIOR_SHELL points from every non-periodic face (owned coordinates,
+   [ilo, ihi), empty when ilo >= ihi somewhere): where a DMDA operator's rows are usually all alike */
+#define HJ_INTERIOR_SHELL 2 /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
+PETSC_INTERN void HJLayoutInteriorBox(const HJLayout *, long long[3], long long[3]);
 
 /* hjsplit.cxx: the tile ids of one cycle, those that read no ghost value the exchange writes first (the backends run
    them between PetscSFBcastBegin and End); halo[d]: the kernel reads a one-point halo along d */
@@ -220,6 +224,9 @@ PETSC_INTERN PetscErrorCode HJStencilDestroy(HJStencil *);
 /* frees st's device copy (the one place that calls st->devicedestroy): at destroy, and when its values go stale */
 PETSC_INTERN PetscErrorCode HJStencilDropDevice(HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
+/* dof 1, host planes: whether every point of [ilo, ihi) (HJLayoutInteriorBox) has one row; if so row[0..noff) is its
+   coefficients and row[noff] its inverse diagonal (the compact form of those rows) */
+PETSC_INTERN PetscBool      HJStencilInteriorRow(const HJLayout *, const HJStencil *, const long long[3], const long long[3], PetscScalar *);
 PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
 /* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; where st lives: ops->transpose) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);

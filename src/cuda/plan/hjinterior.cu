@@ -7,6 +7,7 @@
    one device-to-host latency, not noff + 2. The planes stay the stencil, so the result is exact either way. */
 #include <petscdevice_cuda.h>
 #include "cuda/hjcudastencil.h"
+#include <petschjacobi/private/hjextract.hpp>
 
 namespace
 {
@@ -38,9 +39,7 @@ __global__ void InteriorCheckKernel(InteriorArgs a)
     a.res->row[a.noff] = a.invdiag[u];
     return;
   }
-  bool same = a.invdiag[u] == a.invdiag[a.u0];
-  for (int s = 0; s < a.noff && same; s++) same = a.coef[(size_t)s * a.N + u] == a.coef[(size_t)s * a.N + a.u0];
-  if (!same) atomicOr(&a.res->differs, 1);
+  if (!hj::SameRow(a.coef, a.invdiag, a.N, a.noff, u, a.u0)) atomicOr(&a.res->differs, 1);
 }
 } // namespace
 

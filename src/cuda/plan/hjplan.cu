@@ -281,15 +281,10 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   L->xshift      = rows ? ly->ext[0] : 0;
   L->k           = tile ? (int)hj->subits : 1;
   if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
-    const PetscInt kShell = 2; /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
-    PetscScalar    ref[27];
-    PetscBool      cint;
+    PetscScalar ref[27];
+    PetscBool   cint;
 
-    for (PetscInt k = 0; k < 3; k++) {
-      const PetscBool whole = (PetscBool)(k >= ly->dim || ly->bnd[k] == DM_BOUNDARY_PERIODIC);
-      L->ilo[k]             = whole ? 0 : PetscMax(0, kShell - ly->xs[k]);
-      L->ihi[k]             = whole ? ly->xm[k] : PetscMin(ly->xm[k], ly->M[k] - kShell - ly->xs[k]);
-    }
+    HJLayoutInteriorBox(ly, L->ilo, L->ihi); /* the host backend's box too */
     PetscCall(HJCudaStencilInterior(d, L->ilo, L->ihi, ly->xm[0], ly->xm[1], stream, &cint, ref));
     L->cint = (int)cint;
     if (cint) {
