@@ -1007,7 +1007,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->subits    = 4;
   hj->subitsasked = 4;
   hj->cycles    = 1;
-  hj->omega     = PETSC_DECIDE; /* chosen at setup (hjomega.cxx) unless set */
+  hj->omega     = PETSC_DECIDE; /* chosen at setup (hjweights.cxx, the omega rules of hjomega.cxx) unless set */
   hj->om.user   = PETSC_DECIDE;
   hj->backend = PC_HJACOBI_BACKEND_AUTO;
   hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;

@@ -81,7 +81,7 @@ typedef struct {
                                  transposed cycle's correction with A^T's stencil (doc/algorithm.md, PCApplyTranspose) */
   PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *); /* optional: stT (kind, noff, dof set) from st where st
                                  lives; NULL: HJStencilTransposeOnHost */
-  /* The omega estimate's D^{-1} (hjomega.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
+  /* The spectrum estimate's D^{-1} (hjspectrum.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
      for the stencil in use wherever it lives; optional (NULL: host vectors wrapping the host arrays) */
   PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);             /* dof 1: a vector of like's family
                                                                                         wrapping the inverse diagonal */
