@@ -443,8 +443,9 @@ PetscErrorCode PCHJacobiGetWeights(PC pc, PCHJacobiWeightType *type)
   hi must be at least the largest eigenvalue of D^{-1}A_TT: a larger one would grow in every cycle. lo may be larger or
   smaller than the smallest: the polynomial stays within [-1, 1] on all of [0, hi]; lo near the tile's smallest
   eigenvalue solves tiles best. Used by `PC_HJACOBI_WEIGHTS_CHEBYSHEV` (and auto where it chooses Chebyshev); given
-  both ends, setup makes no spectrum estimate. The estimated hi is reused, as omega is, while the Pmat keeps its
-  nonzero pattern: when new values can raise the largest eigenvalue, use `PCHJacobiSetOmegaRecompute()` (a polynomial
+  both ends, setup still estimates the spectrum to check hi: a hi below the estimate's bound is taken and said
+  (`-pc_view`, `-info`). The ends must satisfy 1.5e-8 <= lo < hi <= 6.7e7 (weights within 1/sqrt(eps) of 1). The
+  estimated hi is reused, as omega is, while the Pmat keeps its nonzero pattern: when new values can raise the largest eigenvalue, use `PCHJacobiSetOmegaRecompute()` (a polynomial
   of degree k grows faster above hi than k equal sweeps do).
 
 .seealso: `PCHJACOBI`, `PCHJacobiSetWeights()`, `PCHJacobiGetChebyshevInterval()`
