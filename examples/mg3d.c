@@ -11,7 +11,7 @@ Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
   so A is symmetric (for CG with a symmetric preconditioner); by default A is ex45's (nonsymmetric) matrix.\n\
 Prints the iterations and the time of a second solve (the first one sets everything up).\n\
 -sweep k:omega:its:tile,...  then, for each entry, set every level's hjacobi smoother to k sub-iterations, damping\n\
-  omega, its smoothing iterations and tile (edge; 0 keeps the current one), solve once to set up, and time a second\n\
+  omega (0: chosen from the operator), its smoothing iterations and tile (edge; 0 keeps the current one), solve once to set up, and time a second\n\
   solve. The entries apply one after the other.\n\n";
 
 #include <petscksp.h>
@@ -243,7 +243,7 @@ static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char
     PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCHJACOBI, &ishj));
     if (!ishj) continue;
     PetscCall(PCHJacobiSetSubiterations(spc, k));
-    PetscCall(PCHJacobiSetOmega(spc, (PetscReal)omega));
+    PetscCall(PCHJacobiSetOmega(spc, omega > 0 ? (PetscReal)omega : PETSC_DECIDE)); /* 0: chosen from the operator */
     if (tile > 0) PetscCall(PCHJacobiSetTileSize(spc, tile, tile, dim == 3 ? tile : 1));
   }
   PetscCall(PetscSNPrintf(tag, len, "sweep=k%" PetscInt_FMT ":w%g:its%" PetscInt_FMT ":t%" PetscInt_FMT, k, omega, its, tile));

@@ -167,7 +167,7 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   }
   /* what the PC must use: the tile and overlap checks (every direction in the setters, used ones at setup) */
   for (int d = 0; d < 3; d++) {
-    static const PetscInt dflt[3][3] = {{256, 1, 1}, {32, 32, 1}, {8, 8, 8}};
+    static const PetscInt dflt[3][3] = {{1024, 1, 1}, {256, 32, 1}, {128, 8, 8}}; /* the host backend's targets: never above its tile */
     cs->t[d]                         = tg ? t[d] : dflt[cs->dim - 1][d];
     cs->tilegiven                    = tg;
     cs->o[d]                         = og ? o[d] : 0;
@@ -251,8 +251,8 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
     *params_ok = (PetscBool)(par.c == cs->c && par.w > 0 && par.w < 2 && (par.k == cs->k || (par.k == 1 && par.w == 1)));
   for (PetscInt d = 0; d < cs->dim; d++)
     if ((cs->tilegiven && par.t[d] != cs->t[d]) || par.o[d] != cs->o[d]) *params_ok = PETSC_FALSE;
-  if (!cs->tilegiven) { /* the default tile: 256 / 32 / 8, but a direction whose largest rank box is longer than that and
-                           shorter than twice that is one tile (host backend: no limit on its bytes) */
+  if (!cs->tilegiven) { /* the host backend's default tile (hj::HostDefaultTile): floor(m / target) equal tiles of the
+                           largest rank box m, or one tile of max(m, target) */
     const PetscInt *own[3] = {NULL, NULL, NULL};
     PetscInt        np[3] = {1, 1, 1}, m[3] = {1, 1, 1}, t[3];
     PetscCall(DMDAGetInfo(ob->p.da, NULL, NULL, NULL, NULL, &np[0], &np[1], &np[2], NULL, NULL, NULL, NULL, NULL, NULL));
@@ -261,8 +261,10 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
       t[d] = cs->t[d];
       for (PetscInt r = 0; d < cs->dim && r < np[d]; r++) m[d] = PetscMax(m[d], own[d][r]);
     }
-    for (int d = 0; d < cs->dim; d++)
-      if (m[d] > t[d] && m[d] < 2 * t[d]) t[d] = m[d];
+    for (int d = 0; d < cs->dim; d++) {
+      const PetscInt n = m[d] / t[d];
+      t[d]             = n <= 1 ? PetscMax(m[d], t[d]) : (m[d] + n - 1) / n;
+    }
     for (int d = 0; d < cs->dim; d++)
       if (par.t[d] != t[d]) *params_ok = PETSC_FALSE;
   }

@@ -120,13 +120,16 @@ int main()
       hj::DefaultTile(cs.dim, cs.dof, 8, true, cs.mmax, t);
       CHECK(t[0] == cs.t[0] && t[1] == cs.t[1] && t[2] == cs.t[2], "%dD dof %d on %lldx%lldx%lld: %lldx%lldx%lld, expected %lldx%lldx%lld", cs.dim, cs.dof, cs.mmax[0], cs.mmax[1], cs.mmax[2], t[0], t[1], t[2], cs.t[0], cs.t[1], cs.t[2]);
     }
-    /* the host backend: whole directions where the boxes are short, whatever dof and the scalar's size; no shrinking */
+    /* the host backend (hj::HostDefaultTile): long rows, equal tiles nearest the targets (no thin remainder), whatever
+       dof and the scalar's size; no shrinking */
     struct {
       int       dim, dof;
       long long ssize, mmax[3], t[3];
     } hostcases[] = {
-      {3, 2, 8, {15, 15, 15}, {15, 15, 15}}, {3, 4, 16, {9, 9, 9}, {9, 9, 9}}, {2, 8, 8, {1000, 1000, 1}, {32, 32, 1}},
-      {3, 8, 16, {257, 257, 257}, {8, 8, 8}}, {2, 1, 8, {64, 64, 1}, {32, 32, 1}},
+      {3, 2, 8, {15, 15, 15}, {128, 15, 15}}, {3, 4, 16, {9, 9, 9}, {128, 9, 9}},    {2, 8, 8, {1000, 1000, 1}, {334, 33, 1}},
+      {3, 8, 16, {257, 257, 257}, {129, 9, 9}}, {2, 1, 8, {64, 64, 1}, {256, 32, 1}}, {3, 1, 8, {97, 97, 97}, {128, 9, 9}},
+      {3, 1, 8, {129, 129, 65}, {129, 9, 9}},   {2, 1, 8, {2049, 1025, 1}, {257, 33, 1}}, {1, 1, 8, {2000, 1, 1}, {2000, 1, 1}},
+      {1, 1, 8, {100, 1, 1}, {1024, 1, 1}},     {3, 1, 8, {16, 17, 7}, {128, 9, 8}},
     };
     for (auto &cs : hostcases) {
       long long t[3];

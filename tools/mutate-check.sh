@@ -51,11 +51,23 @@ m rich_b_zero src/solve/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' 
 m rich_norm_none src/solve/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
 m extract_dropped_zero src/extract/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
 m default_tile_two include/petschjacobi/private/hjtilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
-  'ref_default_tile_1d_two|ref_default_tile_2d_two|ref_default_tile_3d_two'
-m default_tile_host_limits include/petschjacobi/private/hjtilefit.hpp 'if (!device || (whole.points' 'if ((whole.points' 'ref_default_tile_3d_dof2_host'
+  'rob_tile_fit'
+m default_tile_host src/pc/hjacobi.cxx 'PetscCall(HJDefaultTile(pc, ops->device));' 'PetscCall(HJDefaultTile(pc, PETSC_TRUE));' 'ref_default_tile_3d|ref_default_tile_3d_dof2_host|ref_default_tile_2d_rows'
+m default_tile_host_even include/petschjacobi/private/hjtilefit.hpp 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;' 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : target) : 1;' 'ref_default_tile_3d|rob_tile_fit'
 # -- the sweeps' weights (issue 21): the host cycle's weight of sweep it, the Chebyshev nodes, the Leja order, the squared
 # form, the interval's checks
-m host_sweep_weight src/host/hjhost.cxx 'const PetscScalar omega = w[it];' 'const PetscScalar omega = w[0];' 'wts_chsq_2d_star_o0_k8|tr_np2_wts_cheb_3d_box_o0_k5'
+m host_sweep_weight src/host/hjhostcycle.cxx 'const S           w    = A->w[it];' 'const S           w    = A->w[0];' 'wts_chsq_2d_star_o0_k8|tr_np2_wts_cheb_3d_box_o0_k5'
+# -- the host cycle's fast paths (test/host.cmake): constant rows, the ends of their rows, a constant stencil, the zero
+# start, the halo of the second buffer, vector remainders, the owned points of clipped and overlapping tiles
+m host_const_rows src/host/hjhostcycle.cxx 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[s];' 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[0];' \
+  'host_shell_2d|host_shell_3d|host_shell_3d_box|host_shell_3d_np4'
+m host_const_xrows src/host/hjhost.cxx 'q[no] = st->invdiag[u];' 'q[no] = c->invdiag;' 'host_shell_1d|host_shell_2d|host_shell_3d|host_shell_3d_k1|host_shell_2d_np2'
+m host_const_all src/host/hjhostcycle.cxx '    cdinv = st->cinvdiag;' '    cdinv = st->cinvdiag * 1.01;' 'host_constant_3d|host_constant_2d_np2|host_constant_view'
+m host_zero_start src/host/hjhost.cxx 'args.xpad = zeroguess && c == 0 ? nullptr : h->xpad;' 'args.xpad = h->xpad;' 'host_rows_3d|host_shell_3d'
+m host_second_halo src/host/hjhostcycle.cxx 'for (int q = 0; q < 2 && q < k - 1; q++) {' 'for (int q = 0; q < 1 && q < k - 1; q++) {' 'host_rows_3d|host_shell_2d|host_rows_2d_dof3'
+m host_remainder src/host/hjhostcycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
+  '  for (int i = 0; i < n - n % 2; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' 'host_shell_3d|host_constant_3d'
+m host_owned_only src/host/hjhostcycle.cxx 'const int hi[3] = {last ? tb.o1[0] : tb.w[0],' 'const int hi[3] = {last ? tb.w[0] : tb.w[0],' 'host_shell_1d|host_shell_3d|host_rows_2d_dof3'
 m cheb_nodes src/weights/hjweights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
 m cheb_squared src/weights/hjweights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
 m cheb_interval src/weights/hjweights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
@@ -168,7 +180,9 @@ for e in "${selected[@]}"; do
     continue
   fi
   restore=$file
-  if ! cmake --build "$build" --target petsc-hjacobi >"$log/build" 2>&1; then
+  target=(--target petsc-hjacobi)
+  case $file in include/*) target=() ;; esac # a header: the test programs that include it too (test_tilefit)
+  if ! cmake --build "$build" -j "$np" "${target[@]}" >"$log/build" 2>&1; then
     tail -20 "$log/build"
     echo "mutate-check: $name: the mutant does not compile: update this script"
     survived=$((survived + 1))
@@ -185,6 +199,6 @@ for e in "${selected[@]}"; do
   cp "$log/orig" "$file"
   restore=
 done
-cmake --build "$build" --target petsc-hjacobi >"$log/build" 2>&1 || echo "mutate-check: rebuilding the restored library failed"
+cmake --build "$build" -j "$np" >"$log/build" 2>&1 || echo "mutate-check: rebuilding the restored tree failed"
 echo "mutate-check: $caught of $((${#selected[@]} + ${#selconf[@]})) mutations caught, $survived not"
 [ "$survived" -eq 0 ]

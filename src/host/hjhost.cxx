@@ -20,11 +20,13 @@ struct HostData {
 };
 
 /* the rows of st that the cycle may take in compact form: all (st->constant, the cycle's own test), else the rows
-   inside the boundary shell when they are all one row (dof 1; the CUDA backend's plan makes the same test) */
-const HJHostConstRows *HostConstRows(const HJLayout *L, HostData *h, const HJStencil *st, int which)
+   inside the boundary shell when they are all one row (dof 1; the CUDA backend's plan makes the same test), with the
+   rows of the points beyond that box's x ends copied point by point (HJHostConstRows.xrows) */
+PetscErrorCode HostConstRows(const HJLayout *L, HostData *h, const HJStencil *st, int which, const HJHostConstRows **out)
 {
   HJHostConstRows *c = &h->cst[which];
 
+  PetscFunctionBegin;
   if (h->cstof[which] != st) {
     PetscScalar row[27];
 
@@ -32,14 +34,29 @@ const HJHostConstRows *HostConstRows(const HJLayout *L, HostData *h, const HJSte
     if (st->dof == 1 && !st->constant) {
       HJLayoutInteriorBox(L, c->lo, c->hi);
       c->use = HJStencilInteriorRow(L, st, c->lo, c->hi, row);
-      if (c->use) {
-        for (PetscInt s = 0; s < st->noff; s++) c->coef[s] = row[s];
-        c->invdiag = row[st->noff];
-      }
+    }
+    if (c->use) {
+      const long long N = L->nlocal, nr = (c->hi[1] - c->lo[1]) * (c->hi[2] - c->lo[2]), no = st->noff;
+
+      for (PetscInt s = 0; s < st->noff; s++) c->coef[s] = row[s];
+      c->invdiag = row[st->noff];
+      c->nlo     = (PetscInt)c->lo[0];
+      c->nhi     = (PetscInt)(L->xm[0] - c->hi[0]);
+      PetscCall(PetscFree(c->xrows));
+      PetscCall(PetscMalloc1(PetscMax(1, nr * (c->nlo + c->nhi) * (no + 1)), &c->xrows));
+      for (long long k = c->lo[2], r = 0; k < c->hi[2]; k++)
+        for (long long j = c->lo[1]; j < c->hi[1]; j++, r++)
+          for (PetscInt p = 0; p < c->nlo + c->nhi; p++) {
+            const long long i = p < c->nlo ? p : c->hi[0] + p - c->nlo, u = i + L->xm[0] * (j + L->xm[1] * k);
+            PetscScalar    *q = c->xrows + (r * (c->nlo + c->nhi) + p) * (no + 1);
+            for (long long s = 0; s < no; s++) q[s] = st->coef[s * N + u];
+            q[no] = st->invdiag[u];
+          }
     }
     h->cstof[which] = st;
   }
-  return c;
+  *out = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* copy between a vector's owned array and the interior of a padded array (dof values per point, a row of
@@ -149,7 +166,8 @@ PetscErrorCode HostView(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU row by row, one ghost exchange per cycle\n"));
   if (h && hj->st.noff && hj->st.dof == 1) { /* rank 0's: the rows read in compact form */
-    const HJHostConstRows *c = HostConstRows(&hj->layout, (HostData *)h, &hj->st, 0);
+    const HJHostConstRows *c = nullptr;
+    PetscCall(HostConstRows(&hj->layout, h, &hj->st, 0, &c));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %s\n", hj->st.constant ? "constant stencil: no coefficient plane read" : (c->use ? "one row inside the 2-point boundary shell: coefficient planes read in the shell only" : "variable rows: coefficient planes read everywhere")));
   }
   if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
@@ -168,6 +186,8 @@ PetscErrorCode HJHostDataDestroy(void **data)
     PetscCall(PetscFree2(h->buf0, h->buf1));
     PetscCall(PetscFree(h->zero));
     PetscCall(PetscFree(h->tileids));
+    PetscCall(PetscFree(h->cst[0].xrows));
+    PetscCall(PetscFree(h->cst[1].xrows));
     delete h;
     *data = nullptr;
   }
@@ -195,7 +215,9 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     PetscCall(VecGetArray(x, &xa));
     CopyInterior<true>(L, h->xpad, xa);
   }
-  HJHostCycleArgs args = {L, st, HostConstRows(L, h, st, 0), {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero};
+  const HJHostConstRows *cst = nullptr;
+  PetscCall(HostConstRows(L, h, st, 0, &cst));
+  HJHostCycleArgs args = {L, st, cst, {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero};
   PetscCheck(hj->wt.n == hj->subits, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->wt.n, hj->subits);
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
@@ -252,7 +274,9 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscCall(VecGetArrayRead(r, &ra));
   PetscCall(PetscArrayzero(h->ypad, L->npadded * L->dof)); /* the layer outside the domain stays zero too */
   {
-    const HJHostCycleArgs args = {L, stT, HostConstRows(L, h, stT, 1), {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero};
+    const HJHostConstRows *cst = nullptr;
+    PetscCall(HostConstRows(L, h, stT, 1, &cst));
+    const HJHostCycleArgs args = {L, stT, cst, {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero};
     HJHostCycle(&args, PETSC_TRUE, nullptr, 0, h->ntiles);
   }
   PetscCall(VecRestoreArrayRead(r, &ra));

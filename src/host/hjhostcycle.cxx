@@ -15,7 +15,7 @@
 #if defined(__clang__)
   #define HJ_ROW_LOOP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__)
-  #define HJ_ROW_LOOP _Pragma("GCC ivdep")
+  #define HJ_ROW_LOOP _Pragma("GCC ivdep") _Pragma("GCC unroll 4")
 #else
   #define HJ_ROW_LOOP
 #endif
@@ -52,6 +52,19 @@ inline void SweepRowConst(int n, S *__restrict y, const S *__restrict x, long lo
   }
   HJ_ROW_LOOP
   for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w, [&](int s) { return ac[s]; });
+}
+
+/* n points of a row, each with its own row of coefficients (noff values, then the inverse diagonal) at rows + (NO + 1) i:
+   the ends of a row of the box of constant rows (HJHostConstRows.xrows), in a scalar loop */
+template <int DIM, int KIND>
+inline void SweepPoints(int n, S *y, const S *x, long long sy, long long sz, const S *b, const S *rows, S w)
+{
+  constexpr int NO = hj::NumOffsets(DIM, KIND);
+  for (int i = 0; i < n; i++) {
+    const S *r  = rows + (NO + 1) * i;
+    const S *xc = x + i;
+    y[i]        = hj::PointUpdate<DIM, KIND>(hj::StridedNeighbours<DIM, KIND, S>{xc, sy, sz}, xc[0], b[i], r[NO], w, [&](int s) { return r[s]; });
+  }
 }
 
 /* dof > 1: the point-block update of each point of the row (DOF values per point, blocks of DOF x DOF) */
@@ -153,17 +166,22 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
             if constexpr (DOF == 1) SweepRow<DIM, KIND>(e - a, y, x, src.sy, src.sz, bb, c, st->invdiag + u + a, w);
             else SweepRowBlock<DIM, KIND, DOF>(e - a, y, x, src.sy, src.sz, bb, c, st->invdiag + DOF * DOF * (u + a), w);
           };
-          /* split by the box of constant rows along x */
+          /* split by the box of constant rows along x: its part of the row in compact form, the ends (at most
+             HJ_INTERIOR_SHELL points each) from their rows in xrows */
           auto split = [&](int a, int e, bool bzero) {
             if (!crw) {
               segment(a, e, bzero, false);
               return;
             }
-            const int c0 = (int)PetscMax((long long)a, PetscMin((long long)e, cr->lo[0] - tb.w0[0]));
-            const int c1 = (int)PetscMax((long long)c0, PetscMin((long long)e, cr->hi[0] - tb.w0[0]));
-            segment(a, c0, bzero, false);
-            segment(c0, c1, bzero, true);
-            segment(c1, e, bzero, false);
+            const int    c0   = (int)PetscMax((long long)a, PetscMin((long long)e, cr->lo[0] - tb.w0[0]));
+            const int    c1   = (int)PetscMax((long long)c0, PetscMin((long long)e, cr->hi[0] - tb.w0[0]));
+            const long long r = (tb.w0[2] + kk - cr->lo[2]) * (cr->hi[1] - cr->lo[1]) + (tb.w0[1] + jj - cr->lo[1]);
+            const S     *rows = cr->xrows + r * (cr->nlo + cr->nhi) * (NO + 1);
+            if constexpr (DOF == 1) {
+              if (a < c0) SweepPoints<DIM, KIND>(c0 - a, dst.at(a, jj, kk), src.at(a, jj, kk), src.sy, src.sz, bzero ? A->zero : A->b + u + a, rows + (tb.w0[0] + a) * (NO + 1), w);
+              segment(c0, c1, bzero, true);
+              if (c1 < e) SweepPoints<DIM, KIND>(e - c1, dst.at(c1, jj, kk), src.at(c1, jj, kk), src.sy, src.sz, bzero ? A->zero : A->b + u + c1, rows + (cr->nlo + tb.w0[0] + c1 - cr->hi[0]) * (NO + 1), w);
+            }
           };
           if (!TRANSPOSE) split(lo[0], hi[0], false);
           else if (!own) split(lo[0], hi[0], true);

@@ -7,9 +7,15 @@
 /* Rows whose coefficients equal one row (the stencil's constant form, or the rows inside the boundary shell,
    HJStencilInteriorRow): the cycle reads no coefficient plane for them */
 typedef struct {
-  PetscBool   use;                        /* some rows are known constant */
-  long long   lo[3], hi[3];               /* owned coordinates of the box of constant rows */
-  PetscScalar coef[26], invdiag;          /* their row */
+  PetscBool    use;               /* some rows are known constant */
+  long long    lo[3], hi[3];      /* owned coordinates of the box of constant rows */
+  PetscScalar  coef[26], invdiag; /* their row */
+  /* the points of the box's rows (y, z inside it) outside it along x: nlo = lo[0] points before, nhi = xm - hi[0]
+     after; their rows point by point (noff coefficients, then the inverse diagonal), so that a row of the box is one
+     vector loop and two short scalar ones without a plane read: xrows[((r * (nlo + nhi)) + p) * (noff + 1) + s] for
+     row r = (k - lo[2]) * (hi[1] - lo[1]) + (j - lo[1]), point p (i for i < lo[0], nlo + i - hi[0] for i >= hi[0]) */
+  PetscScalar *xrows;
+  PetscInt     nlo, nhi;
 } HJHostConstRows;
 
 /* what one cycle reads and writes */

@@ -89,19 +89,42 @@ constexpr long long kDefaultTile[3][3] = {
    The tile is then shrunk until its buffers fit kDefaultTileBytes (halving its longest working
    extent, z before y before x on a tie): with dof 6 to 8 the 32 x 32 tile becomes 32 x 16 and with dof 7 and 8 the
    8 x 8 x 8 one 8 x 8 x 4 (where the rank box is that large), so that a default tile fits the CUDA tile kernels on
-   every GPU with 96 KiB of shared memory per block, not only on those with more. Those limits are the CUDA
-   backend's (device): the host backend's tile buffers have none, and its default does not depend on dof or on the
-   size of the scalar type (complex or real). */
+   every GPU with 96 KiB of shared memory per block, not only on those with more. That is the CUDA backend's default
+   (device); the host backend's is HostDefaultTile (no limits: its buffers are ordinary memory), and does not depend on
+   dof or on the size of the scalar type (complex or real). */
+/* The host backend's targets per grid dimension: long rows (the cycle's vector loops run along x) and a tile with its
+   halo well inside a core's L2 cache (3D 128 x 8 x 8: two buffers of 130 x 10 x 10 doubles, 208 KB); measured on the
+   2-core development machine (bench/README.md, C3 and C4) */
+constexpr long long kHostTile[3][3] = {
+  {1024, 1, 1},
+  {256,  32, 1},
+  {128,  8,  8}
+};
+
+/* The host backend's default: along each direction n = floor(extent / target) tiles of equal size (at least the target,
+   so an overlap below the target is always allowed), or one tile when n <= 1 (tile max(extent, target)): no thin
+   remainder tile (97 points and target 8: 10 tiles of 9 and one of 7, not 12 of 8 and one of 1) */
+inline void HostDefaultTile(int dim, const long long mmax[3], long long t[3])
+{
+  for (int d = 0; d < 3; d++) {
+    const long long target = kHostTile[dim - 1][d], m = mmax[d], n = m / target;
+    t[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;
+  }
+}
+
 inline void DefaultTile(int dim, int dof, long long ssize, bool device, const long long mmax[3], long long t[3])
 {
   long long w[3] = {1, 1, 1};
+  if (!device) {
+    HostDefaultTile(dim, mmax, t);
+    return;
+  }
   for (int d = 0; d < 3; d++) t[d] = kDefaultTile[dim - 1][d];
   for (int d = 0; d < dim; d++) w[d] = mmax[d] < 2 * t[d] ? mmax[d] : t[d]; /* the tile with the whole directions */
   const TileNeed whole = TileNeeds(w, dim, dof, false, ssize);
-  if (!device || (whole.points <= kTileMaxPoints && whole.bytes <= kDefaultTileBytes))
+  if (whole.points <= kTileMaxPoints && whole.bytes <= kDefaultTileBytes)
     for (int d = 0; d < dim; d++)
       if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d]; /* (up to t, one tile already) */
-  if (!device) return;
   for (;;) {
     int big = -1;
     for (int d = 0; d < dim; d++) {
