@@ -35,3 +35,10 @@ hj_test(host_constant_2d_np2 2 "host;hostcycle" ${R} ${SHELL} -dirichlet_boundar
 # long rows, one tile along x (the default host tile's shape), odd lengths
 hj_test(host_rows_3d 1 "host;hostcycle" ${R} -dim 3 -da_grid_x 37 -da_grid_y 7 -da_grid_z 5 -pc_hjacobi_tile 37,3,5 -pc_hjacobi_subiterations 5 -pc_hjacobi_cycles 2)
 hj_test(host_rows_2d_dof3 1 "host;hostcycle;dof" ${R} -dof 3 -dim 2 -da_grid_x 29 -da_grid_y 7 -pc_hjacobi_tile 29,3 -pc_hjacobi_overlap 0,2 -pc_hjacobi_subiterations 3)
+# the spectrum estimate's products from the stencil (host backend, dof 1: "PCHJacobiStencilMult_C"): said by -info, and
+# the same omega and weights as the assembled matrix gives (omega_*, wts_* tests); the rows in compact form, their ends
+# and the planes all enter it (Dirichlet faces, 2 ranks)
+hj_expect_test(NAME host_estimate_stencil LABELS "host;hostcycle;omega" INFO pc MATCH "A x from the extracted stencil" "hjtest PASS all"
+  COMMAND $<TARGET_FILE:test_reference> ${SHELL} -dim 3 -n 13 -pc_hjacobi_tile 6)
+hj_expect_test(NAME host_estimate_stencil_np2 NP 2 LABELS "host;hostcycle;omega;mpi" MATCH "omega 0.[0-9]+ .auto" "hjtest PASS all"
+  COMMAND $<TARGET_FILE:test_reference> ${SHELL} -dim 2 -da_grid_x 31 -da_grid_y 17 -pc_hjacobi_tile 8 -pc_view)

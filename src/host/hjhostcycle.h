@@ -37,3 +37,8 @@ typedef struct {
 
 /* runs the tiles ids[first..last) (ids NULL: tile ids first..last) of one cycle; transpose: N^T b (ypad += ...) */
 PETSC_INTERN void HJHostCycle(const HJHostCycleArgs *, PetscBool transpose, const PetscInt *ids, PetscInt first, PetscInt last);
+
+/* y = A x on the owned box (dof 1), A the stencil st (rows of cst in compact form), x read from a padded array whose
+   ghost layer is filled: the operator the stencil holds, for the products that need no assembled matrix (the spectrum
+   estimate) */
+PETSC_INTERN void HJHostStencilMult(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *xpad, PetscScalar *y);

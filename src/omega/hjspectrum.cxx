@@ -127,13 +127,27 @@ static PetscErrorCode FillStart(PC pc, Vec v)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A x for the estimate: the backend's product from the stencil (host backend, "PCHJacobiStencilMult_C"), which reads
+   the planes (or one row where they are constant) instead of the assembled matrix's values and column indices */
+static PetscErrorCode StencilMult(Mat S, Vec x, Vec y)
+{
+  PC pc;
+  PetscErrorCode (*mult)(PC, Vec, Vec) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &pc));
+  PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCHJacobiStencilMult_C", &mult));
+  PetscCall((*mult)(pc, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* m Arnoldi steps on D^{-1} A: PETSc's GMRES, left-preconditioned by D^{-1} (PCJACOBI, or PCPBJACOBI for dof > 1),
    from x = 0 and the hashed right-hand side, with no convergence test; its Hessenberg matrix gives
    the Ritz values (KSPComputeEigenvalues, as PETSc's Chebyshev estimates). Fewer steps when GMRES breaks down
    (the Krylov space is invariant: the Ritz values are eigenvalues). */
 static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
 {
-  Mat      R, Dinv = NULL;
+  Mat      R, Dinv = NULL, S = NULL;
   Vec      b, x, dinv = NULL;
   KSP      ksp;
   PC       dpc;
@@ -158,8 +172,22 @@ static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
     PetscCall(KSPGetPC(ksp, &dpc));
     PetscCall(PCSetType(dpc, PCMAT));
   } else {
+    PetscErrorCode (*mult)(PC, Vec, Vec) = NULL;
+    const HJBackendOps *vops;
+
     PetscCall(CreateInverseDiagonalVec(pc, x, &dinv));
-    PetscCall(KSPSetOperators(ksp, R, R));
+    PetscCall(VectorBackend(pc, &vops));
+    PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCHJacobiStencilMult_C", &mult));
+    if (mult && !vops->device) { /* the stencil's product: the same operator, a fraction of the assembled product's cost */
+      PetscInt m, n, M, N;
+
+      PetscCall(MatGetLocalSize(R, &m, &n));
+      PetscCall(MatGetSize(R, &M, &N));
+      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)pc), m, n, M, N, pc, &S));
+      PetscCall(MatShellSetOperation(S, MATOP_MULT, (void (*)(void))StencilMult));
+      PetscCall(KSPSetOperators(ksp, S, R));
+      PetscCall(PetscInfo(pc, "spectrum estimate: A x from the extracted stencil\n"));
+    } else PetscCall(KSPSetOperators(ksp, R, R));
     PetscCall(KSPGetPC(ksp, &dpc));
     PetscCall(PCSetType(dpc, PCSHELL));
     PetscCall(PCShellSetContext(dpc, dinv));
@@ -179,6 +207,7 @@ static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
   PetscCall(KSPDestroy(&ksp));
   if (R != pc->pmat) PetscCall(MatDestroy(&R));
   PetscCall(MatDestroy(&Dinv));
+  PetscCall(MatDestroy(&S));
   PetscCall(VecDestroy(&dinv));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
