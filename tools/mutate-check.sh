@@ -3,9 +3,8 @@
 # Shows that the tests can fail. Each mutation below removes one check of the library (an error it raises) or changes
 # one decision, rebuilds the library and runs the tests named with it, every one of which must then FAIL; the source
 # is restored afterwards (also on an interrupt). First the same tests run on the unchanged library and must pass.
-# Two more break what the configure relies on: tutorials_missing (the tutorial sources are not found: the test
-# tutorial_sources must fail) and emulate_rewrite (a header rewrite of the CUDA emulation finds nothing: the configure
-# must stop); each configures a scratch build against the same PETSc.
+# One more breaks what the configure relies on: tutorials_missing (the tutorial sources are not found: the test
+# tutorial_sources must fail); it configures a scratch build against the same PETSc.
 # With NAMEs only those mutations run; -l lists them. Exit status 0 when every mutation is caught.
 # Not run by CI (one library rebuild per mutation); run it after changing a check, its message or the test that guards
 # it. For a build without CUDA (Debian's PETSc: `make test` builds into ./build): the CUDA backend's checks and their
@@ -67,18 +66,21 @@ m host_zero_start src/host/hjhost.cxx 'args.xpad = zeroguess && c == 0 ? nullptr
 m host_second_halo src/host/hjhostcycle.cxx 'for (int q = 0; q < 2 && q < k - 1; q++) {' 'for (int q = 0; q < 1 && q < k - 1; q++) {' 'host_rows_3d|host_shell_2d|host_rows_2d_dof3'
 m host_remainder src/host/hjhostcycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
   '  for (int i = 0; i < n - n % 2; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' 'host_shell_3d|host_constant_3d'
+m host_stencil_mult_used src/host/hjhost.cxx 'PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));' '' 'host_estimate_stencil'
+m host_stencil_mult_diag src/host/hjhostcycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'host_estimate_stencil_np2'
 m host_owned_only src/host/hjhostcycle.cxx 'const int hi[3] = {last ? tb.o1[0] : tb.w[0],' 'const int hi[3] = {last ? tb.w[0] : tb.w[0],' 'host_shell_1d|host_shell_3d|host_rows_2d_dof3'
 m cheb_nodes src/weights/hjweights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
 m cheb_squared src/weights/hjweights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
 m cheb_interval src/weights/hjweights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
 m cheb_role src/weights/hjweights.cxx 'return (PetscBool)(prefix && strstr(prefix, "mg_levels_"));' 'return PETSC_FALSE;' 'wts_auto_constant_mg'
+# -- the CUDA kernels as the emulation compiles them (the headers themselves, no copy): every sweep must take its own weight
+m emulate_sweep_weight src/cuda/kernels/hjkernels.cuh 'const S omega = P.w[it];' 'const S omega = P.w[0];' 'emulate_cuda_kernels|emulate_cuda_kernels_3d'
 # (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 
-configs=(tutorials_missing emulate_rewrite)
+configs=(tutorials_missing)
 if [ "${1:-}" = -l ]; then
   for e in "${muts[@]}"; do IFS='|' read -r name file _ <<<"$e"; echo "$name ($file): ${e#*|*|}"; done
   echo "tutorials_missing (configure): tutorial_sources"
-  echo "emulate_rewrite (configure, src/cuda/kernels/hjkernels.cuh): the configure"
   exit 0
 fi
 build=${1:?usage: tools/mutate-check.sh [-l] BUILD_DIR [NAME...]}
@@ -136,25 +138,6 @@ for name in "${selconf[@]}"; do
       else
         echo "mutate-check: caught tutorials_missing: tutorial_sources fails"; caught=$((caught + 1))
       fi ;;
-    emulate_rewrite)
-      file=src/cuda/kernels/hjkernels.cuh
-      cp "$file" "$log/orig"
-      restore=$file
-      FROM='extern __shared__ __align__(16) unsigned char hj_smem[];' TO='extern __shared__ __align__(32) unsigned char hj_smem[];' \
-        perl -0777 -i -pe '$n = () = /\Q$ENV{FROM}\E/g; die "found $n times\n" if $n != 1; s/\Q$ENV{FROM}\E/$ENV{TO}/' "$file" 2>"$log/perl" || {
-        echo "mutate-check: emulate_rewrite: the text to change in $file is $(cat "$log/perl") (not once): update this script"
-        survived=$((survived + 1)) restore=
-        continue
-      }
-      if configure; then
-        echo "mutate-check: SURVIVED emulate_rewrite: the configure passes with a header rewrite that finds nothing"; survived=$((survived + 1))
-      elif grep -q "test/emulate: the CUDA kernel headers changed shape" "$log/configure"; then
-        echo "mutate-check: caught emulate_rewrite: the configure stops"; caught=$((caught + 1))
-      else
-        echo "mutate-check: emulate_rewrite: the configure fails otherwise: $(tail -3 "$log/configure")"; survived=$((survived + 1))
-      fi
-      cp "$log/orig" "$file"
-      restore= ;;
   esac
 done
 [ ${#selected[@]} -gt 0 ] || { echo "mutate-check: ${caught} of ${#selconf[@]} caught"; [ "$survived" -eq 0 ]; exit; }

@@ -3,11 +3,10 @@
    PCApplyTranspose that need the device. The plan is plan/hjplan.cu, the cycle cycle/hjcycle.cu. */
 #include <petscdevice_cuda.h>
 #include "cuda/hjcudaimpl.h"
-#include "host/hjhost.h" /* HJHostDataDestroy: the fallback's host data */
 
 const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
 
-static PetscErrorCode HJSetup_CUDA(PC pc)
+static PetscErrorCode HJSetUp_CUDA(PC pc)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   HJCuda         *cu = (HJCuda *)hj->data;
@@ -46,7 +45,6 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   }
   PetscCallCUDA(cudaMemsetAsync(cu->xpad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
   PetscCallCUDA(cudaMemsetAsync(cu->ypad, 0, (size_t)cu->npadded * sizeof(PetscScalar), stream));
-  PetscCall(HJHostDataDestroy(&cu->host)); /* the host fallback's arrays: remade at their next use, to the current sizes */
 
   /* the kernels, chosen once here: A's plan now (uploading A unless its device copy is current: HJStencilExtract()
      destroys the copy with the old values), A^T's at its first use */
@@ -54,7 +52,7 @@ static PetscErrorCode HJSetup_CUDA(PC pc)
   PetscCall(HJCudaPlanCreate(pc, &hj->st, PETSC_FALSE, stream, &cu->plan));
   PetscCall(PetscInfo(pc, "CUDA kernel: %s, %d threads x %d points per thread, %zu bytes of shared memory per block\n", HJCudaVariantNames[cu->plan.variant], cu->plan.L.nthreads, cu->plan.L.ppt, cu->plan.L.smem));
 
-  /* the split cycle's second stream (HJCudaCycles), made once: non-blocking, so that it has no implicit order with
+  /* the split cycle's second stream (HJCycles_CUDA), made once: non-blocking, so that it has no implicit order with
      PETSc's stream (the legacy NULL stream by default, PETSC_STREAM_DEFAULT), and at the device's least priority, so
      that where PETSc's stream has a higher one its small unpack kernel and the boundary tiles are not queued behind
      the interior blocks (PETSc creates its streams without a priority, i.e. the least one too: then they are equal) */
@@ -86,7 +84,6 @@ static PetscErrorCode HJReset_CUDA(PC pc)
   PetscCallCUDA(cudaFree(cu->ypad));
   PetscCall(HJCudaPlanDestroy(&cu->plan));
   PetscCall(HJCudaPlanDestroy(&cu->planT));
-  PetscCall(HJHostDataDestroy(&cu->host));
   if (cu->side) {
     PetscCallCUDA(cudaStreamSynchronize(cu->side)); /* joined into PETSc's stream already; nothing should be left */
     PetscCallCUDA(cudaEventDestroy(cu->forked));
@@ -238,8 +235,6 @@ static PetscErrorCode HJInvDiagBlocks_CUDA(PC pc, const HJStencil *st, MatType *
 
 static const char *const HJCudaVecTypes[] = {VECCUDA, VECSEQCUDA, VECMPICUDA, NULL};
 
-/* name, type, device, vector types, options, extract, setup, cycles, reset, view, transposed correction, transpose,
-   D^{-1} (dof 1, dof > 1) and start vector of the omega estimate */
 static PetscErrorCode HJExtract_CUDA(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 {
   PetscFunctionBegin;
@@ -248,5 +243,27 @@ static PetscErrorCode HJExtract_CUDA(PC pc, Mat A, HJStencil *st, PetscBool valu
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const HJBackendOps HJBackendCUDA = {"cuda", PC_HJACOBI_BACKEND_CUDA, PETSC_TRUE, HJCudaVecTypes, HJSetFromOptions_CUDA, HJExtract_CUDA, HJSetup_CUDA, HJCudaCycles, HJReset_CUDA, HJView_CUDA, HJCudaCorrectT, HJTranspose_CUDA, HJInvDiag_CUDA, HJInvDiagBlocks_CUDA, HJCudaFillStart};
+/* the operations by name (pchjacobiimpl.h); constant-initialised */
+static constexpr HJBackendOps HJBackendOpsCUDA()
+{
+  HJBackendOps ops{};
 
+  ops.name           = "cuda";
+  ops.type           = PC_HJACOBI_BACKEND_CUDA;
+  ops.device         = PETSC_TRUE;
+  ops.vectypes       = HJCudaVecTypes;
+  ops.setfromoptions = HJSetFromOptions_CUDA;
+  ops.extract        = HJExtract_CUDA;
+  ops.setup          = HJSetUp_CUDA;
+  ops.cycles         = HJCycles_CUDA;
+  ops.reset          = HJReset_CUDA;
+  ops.view           = HJView_CUDA;
+  ops.correctT       = HJCorrectT_CUDA;
+  ops.transpose      = HJTranspose_CUDA;
+  ops.stenciltohost  = HJStencilToHost_CUDA;
+  ops.invdiag        = HJInvDiag_CUDA;
+  ops.invdiagblocks  = HJInvDiagBlocks_CUDA;
+  ops.fillstart      = HJFillStart_CUDA;
+  return ops;
+}
+const HJBackendOps HJBackendCUDA = HJBackendOpsCUDA();

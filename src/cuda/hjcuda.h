@@ -43,8 +43,8 @@ static inline PetscBool HJCudaSideStream(const HJCudaOptions *o)
 /* extract/hjextract.cu: the backend's extraction, a device stencil's transpose and host arrays */
 PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
 PETSC_INTERN PetscErrorCode HJCudaStencilTranspose(const HJLayout *, const HJStencil *, HJStencil *);
-PETSC_INTERN PetscErrorCode HJCudaStencilToHost(HJStencil *);
+PETSC_INTERN PetscErrorCode HJStencilToHost_CUDA(HJStencil *);
 /* extract/hjextractcheck.cu: testing, composed as PCHJacobiExtractCompare_C while the backend is set up */
 PETSC_INTERN PetscErrorCode HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 /* omega/hjhashfill.cu: the omega estimate's start vector */
-PETSC_INTERN PetscErrorCode HJCudaFillStart(const HJLayout *, PetscScalar *);
+PETSC_INTERN PetscErrorCode HJFillStart_CUDA(const HJLayout *, PetscScalar *);

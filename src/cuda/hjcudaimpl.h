@@ -28,7 +28,7 @@ typedef struct {
   unsigned                     *tileids;   /* device: every tile id, the ninterior that read no ghost value first
                                               (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
   long long                     ninterior;
-  void                         *weights;   /* device: the sweeps' weights, k PetscScalar then k float (L.w, L.wf) */
+  void                         *weights;   /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
 } HJCudaPlan;
 
 typedef struct {
@@ -37,8 +37,7 @@ typedef struct {
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
   HJCudaPlan   plan, planT; /* A's and A^T's */
-  void        *host;        /* the host backend's data for vectors that live on the host (cycle/hjcycle.cu) */
-  /* The second stream of the split cycle (HJCudaCycles; doc/design.md "Communication hidden"): made at the first
+  /* The second stream of the split cycle (HJCycles_CUDA; doc/design.md "Communication hidden"): made at the first
      setup whose plan is split, destroyed in reset. side: non-blocking (no implicit order with PETSc's stream, which
      is by default the legacy NULL stream), at the device's least priority; forked/joined: events without timing
      that order it with PETSc's stream. sideprio, petscprio: the priorities (view). */
@@ -60,5 +59,5 @@ PETSC_INTERN PetscErrorCode HJCudaPlanCreate(PC, HJStencil *, PetscBool, cudaStr
 PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, const HJCudaPlan **);
 /* cycle/hjcycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
-PETSC_INTERN PetscErrorCode HJCudaCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
-PETSC_INTERN PetscErrorCode HJCudaCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);

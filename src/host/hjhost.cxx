@@ -131,34 +131,68 @@ PetscErrorCode HostBegin(PC pc, void **data, HostData **h, PetscInt t[3], PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HostSetUp(PC pc)
+PetscErrorCode HJSetUp_Host(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(HostDataSetUp(pc, &((PC_HJacobi *)pc->data)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HostReset(PC pc)
+PetscErrorCode HJReset_Host(PC pc)
 {
   PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", NULL));
   PetscCall(HJHostDataDestroy(&((PC_HJacobi *)pc->data)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The host backend reads the Pmat on the host (hjstencil.cxx); a values-only refresh keeps the stencil's kind. */
-PetscErrorCode HostExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
+/* y = A x from the stencil (dof 1; composed as "PCHJacobiStencilMult_C" for the spectrum estimate, which then needs no
+   product of the assembled Pmat): x into xpad's interior, the ghost exchange, the rows */
+PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
+{
+  PC_HJacobi            *hj = (PC_HJacobi *)pc->data;
+  const HJLayout        *L  = &hj->layout;
+  HostData              *h  = nullptr;
+  const HJHostConstRows *cst = nullptr;
+  const PetscScalar     *xa;
+  PetscScalar           *ya;
+  PetscInt               t[3], o[3];
+
+  PetscFunctionBegin;
+  PetscCheck(hj->st.dof == 1 && hj->st.coef, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host stencil product needs a dof-1 stencil on the host");
+  PetscCall(HostBegin(pc, &hj->data, &h, t, o));
+  PetscCall(HostConstRows(L, h, &hj->st, 0, &cst));
+  PetscCall(VecGetArrayRead(x, &xa));
+  CopyInterior<true>(L, h->xpad, const_cast<PetscScalar *>(xa));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (hj->ghostsf) {
+    PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
+  }
+  PetscCall(VecGetArrayWrite(y, &ya));
+  HJHostStencilMult(L, &hj->st, cst, h->xpad, ya);
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(PetscLogFlops((2.0 * hj->st.noff + 2.0) * L->nlocal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The host backend reads the Pmat on the host (hjstencil.cxx); a values-only refresh keeps the stencil's kind. The
+   stencil's product is offered to the core. */
+PetscErrorCode HJExtract_Host(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 {
   PC_HJacobi *hj   = (PC_HJacobi *)pc->data;
   PetscBool   fits = PETSC_FALSE;
 
   PetscFunctionBegin;
+  if (hj->data) ((HostData *)hj->data)->cstof[0] = ((HostData *)hj->data)->cstof[1] = nullptr; /* new values */
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));
   PetscCheck(hj->extract != HJ_EXTRACT_DEVICE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_extract device needs the CUDA backend and an aijcusparse Pmat; this PC runs the host backend (use -pc_hjacobi_extract auto or host)");
   if (valuesonly && !st->ondevice) PetscCall(HJStencilExtractValues(A, &hj->layout, st, &fits));
   if (!fits) PetscCall(HJStencilExtract(A, &hj->layout, st));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HostView(PC pc, PetscViewer viewer)
+PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   HostData       *h  = (HostData *)hj->data;
@@ -294,20 +328,36 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HostCyclesOp(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+static PetscErrorCode HJCycles_Host(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode HostCorrectTOp(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+static PetscErrorCode HJCorrectT_Host(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PetscFunctionBegin;
   PetscCall(HJHostCorrectTWithData(pc, &((PC_HJacobi *)pc->data)->data, stT, r, x, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* name, type, device, vector types (any), options, extract, setup, cycles, reset, view, transposed correction; the
-   transpose, D^{-1} and start vector of the omega estimate are the core's host ones */
-const HJBackendOps HJBackendHost = {"host", PC_HJACOBI_BACKEND_HOST, PETSC_FALSE, NULL, NULL, HostExtract, HostSetUp, HostCyclesOp, HostReset, HostView, HostCorrectTOp, NULL, NULL, NULL, NULL};
+/* the operations by name (pchjacobiimpl.h); the transpose, D^{-1} and start vector of the omega estimate are the core's
+   host ones. Constant-initialised. */
+static constexpr HJBackendOps HJBackendOpsHost()
+{
+  HJBackendOps ops{};
+
+  ops.name     = "host";
+  ops.type     = PC_HJACOBI_BACKEND_HOST;
+  ops.device   = PETSC_FALSE;
+  ops.vectypes = NULL; /* every vector type */
+  ops.extract  = HJExtract_Host;
+  ops.setup    = HJSetUp_Host;
+  ops.cycles   = HJCycles_Host;
+  ops.reset    = HJReset_Host;
+  ops.view     = HJView_Host;
+  ops.correctT = HJCorrectT_Host;
+  return ops;
+}
+const HJBackendOps HJBackendHost = HJBackendOpsHost();

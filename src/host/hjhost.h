@@ -1,5 +1,5 @@
-/* The host backend (hjhost.cxx): its operations, and its cycles on host data other than PC_HJacobi.data, which another
-   backend runs as its fallback for vectors that live on the host. */
+/* The host backend (hjhost.cxx): its operations, and its cycles on host data other than PC_HJacobi.data, which the core
+   runs for host vectors under a device backend (HJBackendCycles, src/pc/hjbackends.cxx). */
 #pragma once
 
 #include <petschjacobi/private/pchjacobiimpl.h>

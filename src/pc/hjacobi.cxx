@@ -107,6 +107,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
   }
+  PetscCall(HJBackendFallbackReset(pc, PETSC_FALSE)); /* the host data of host vectors: remade to the new sizes at its next use */
   { /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
        set up (PCSetUp marks it just after this) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
@@ -123,7 +124,7 @@ static PetscErrorCode PCApply_HJacobi(PC pc, Vec b, Vec x)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall((*hj->ops->cycles)(pc, &hj->st, b, x, hj->cycles, PETSC_TRUE));
+  PetscCall(HJBackendCycles(pc, &hj->st, b, x, hj->cycles, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -140,7 +141,7 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
     const PetscErrorCode ierr = HJStencilTranspose(pc);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: A^T's stencil could not be made (the rank concerned printed why above)"));
   }
-  PetscCall((*hj->ops->correctT)(pc, &hj->stT, b, x, PETSC_FALSE));
+  PetscCall(HJBackendCorrectT(pc, &hj->stT, b, x, PETSC_FALSE));
   if (hj->cycles > 1) {
     if (hj->rT) { /* made for other vectors (another type or size) */
       PetscBool same;
@@ -155,7 +156,7 @@ static PetscErrorCode PCApplyTranspose_HJacobi(PC pc, Vec b, Vec x)
   for (PetscInt c = 1; c < hj->cycles; c++) {
     PetscCall(MatMultTranspose(pc->pmat, x, hj->rT));
     PetscCall(VecAYPX(hj->rT, -1.0, b));
-    PetscCall((*hj->ops->correctT)(pc, &hj->stT, hj->rT, x, PETSC_TRUE));
+    PetscCall(HJBackendCorrectT(pc, &hj->stT, hj->rT, x, PETSC_TRUE));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -167,6 +168,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   PetscFunctionBegin;
   if (hj->ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = NULL;
+  PetscCall(HJBackendFallbackReset(pc, PETSC_TRUE));
   PetscCall(HJStencilDestroy(&hj->st));
   PetscCall(HJStencilDestroy(&hj->stT));
   hj->hasT  = PETSC_FALSE;
@@ -249,6 +251,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
       if (hj->st.zerodir[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: no couplings along %c (the points along %c are independent)\n", "xyz"[d], "xyz"[d]));
     if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
     if (hj->ops && hj->ops->view) PetscCall((*hj->ops->view)(pc, viewer));
+    PetscCall(HJBackendFallbackView(pc, viewer));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,7 +1,7 @@
 /* Package registration: the PC type, log events, the citation, and the entry point -dll_append looks up. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
+PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback;
 
 const char *const PCHJacobiBackends[]        = {"auto", "host", "cuda", "PCHJacobiBackend", "PC_HJACOBI_BACKEND_", NULL};
 const char *const PCHJacobiWeightTypes[]     = {"auto", "constant", "chebyshev", "chebyshev_squared", "PCHJacobiWeightType", "PC_HJACOBI_WEIGHTS_", NULL};
@@ -53,6 +53,7 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   PetscCall(PetscLogEventRegister("PCHJacobiExchange", PC_CLASSID, &PCHJACOBI_Exchange));
   PetscCall(PetscLogEventRegister("PCHJacobiTileKern", PC_CLASSID, &PCHJACOBI_TileKernel));
   PetscCall(PetscLogEventRegister("PCHJacobiClassicK", PC_CLASSID, &PCHJACOBI_ClassicKernel));
+  PetscCall(PetscLogEventRegister("PCHJacobiFallback", PC_CLASSID, &PCHJACOBI_Fallback)); /* a device backend's PC on host vectors: the host backend's cycles */
   PetscCall(PetscRegisterFinalize(PCHJacobiFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -93,7 +93,7 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   PetscFunctionBegin;
   PetscCall(TestingKSP(pc, &ksp));
   if (!ksp) { /* no test asked for (PCMG smoother, KSPConvergedSkip, a direct call): norm-free */
-    PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, its * hj->cycles, guesszero));
+    PetscCall(HJBackendCycles(pc, &hj->st, b, y, its * hj->cycles, guesszero));
     *outits = its;
     *reason = PCRICHARDSON_CONVERGED_ITS;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -106,7 +106,7 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   kr = Decide(rnorm, rnorm0, rtol, abstol, dtol);
   while (kr == KSP_CONVERGED_ITERATING && done < its) {
     const PetscInt n = PetscMin(hj->richcheck, its - done);
-    PetscCall((*hj->ops->cycles)(pc, &hj->st, b, y, n * hj->cycles, (PetscBool)(guesszero && done == 0)));
+    PetscCall(HJBackendCycles(pc, &hj->st, b, y, n * hj->cycles, (PetscBool)(guesszero && done == 0)));
     done += n;
     PetscCall(TrueResidualNorm(pc, b, y, r, &rnorm));
     kr = Decide(rnorm, rnorm0, rtol, abstol, dtol);

@@ -1,5 +1,6 @@
-/* Host emulation of the CUDA tile kernels (test/emulate/cuda_runtime.h; the kernel headers as test/CMakeLists.txt
-   rewrites them: shared memory as statics, no inline asm): one cycle with S = double (native) and S = float (the
+/* Host emulation of the CUDA tile kernels (test/emulate/cuda_runtime.h; the kernel headers themselves, their
+   device-only macros as test/emulate/hjemulate.h defines them; the kernel parameter made from the launch descriptor,
+   Launch::Params, as the launchers make it): one cycle with S = double (native) and S = float (the
    correction form) against a literal doc/algorithm.md cycle, with x ~ 1e6 and a residual of order 1 (near convergence).
    Native must match to rounding of x; single to 1e-5 of the correction (it is ~1e-7; rounding x to float, as the
    single mode did before, would be off by ~6e-2). Also InvertBlocksKernel. */
@@ -145,33 +146,35 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   const long long n = (long long)p.nx * p.ny;
   std::vector<double> y((size_t)(n * dof), -12345.0);
   std::vector<float>  coeff(p.coef.begin(), p.coef.end()), invdiagf(p.invdiag.begin(), p.invdiag.end());
-  TileParams<double, S> P{};
-  P.xpad = p.xpad.data();
-  P.b    = p.b.data();
-  P.y    = Output<double>{y.data(), 0, p.nx, (long long)p.nx * p.ny};
-  if constexpr (std::is_same<S, double>::value) P.coef = p.coef.data(), P.invdiag = p.invdiag.data();
-  else P.coef = coeff.data(), P.invdiag = invdiagf.data();
-  P.coefT = p.coef.data(), P.invdiagT = p.invdiag.data(), P.diagT = p.diag.data();
-  for (int s = 0; s < 26; s++) P.cst.c[s] = (S)(s < 4 ? cstc : 0), P.cstT.c[s] = s < 4 ? cstc : 0;
-  P.cst.invdiag = (S)cstinv, P.cstT.invdiag = cstinv;
-  std::vector<S> wv((size_t)std::max(k, 1));
-  for (int j = 0; j < (int)wv.size(); j++) wv[j] = (S)SweepWeight(w, j); /* a weight per sweep */
-  P.w      = wv.data();
-  P.nlocal = n;
-  P.box    = Box{p.nx, p.ny, 1, p.ext0(), p.ext1()};
+  Launch<double> L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
+  L.xpad = p.xpad.data();
+  L.b    = p.b.data();
+  L.y    = Output<double>{y.data(), 0, p.nx, (long long)p.nx * p.ny};
+  L.coefT = p.coef.data(), L.invdiagT = p.invdiag.data(), L.diagT = p.diag.data();
+  L.coeff = coeff.data(), L.invdiagf = invdiagf.data();
+  for (int s = 0; s < 26; s++) L.cstT.c[s] = s < 4 ? cstc : 0;
+  L.cstT.invdiag = cstinv;
+  std::vector<double> wv((size_t)std::max(k, 1));
+  std::vector<float>  wvf(wv.size());
+  for (int j = 0; j < (int)wv.size(); j++) wv[j] = SweepWeight(w, j), wvf[j] = (float)wv[j]; /* a weight per sweep */
+  L.wT     = wv.data();
+  L.wf     = wvf.data();
+  L.nlocal = n;
+  L.box    = Box{p.nx, p.ny, 1, p.ext0(), p.ext1()};
   const bool rows = kind == 2;
-  if (rows) t1 = 1, o1 = 0, P.xpad += p.ext0();
-  P.t[0] = t0, P.t[1] = t1, P.t[2] = 1, P.o[0] = o0, P.o[1] = o1, P.o[2] = 0;
-  P.ntiles[0] = hj::NumTiles(p.nx, t0, o0), P.ntiles[1] = hj::NumTiles(p.ny, t1, o1), P.ntiles[2] = 1;
-  P.k = k;
-  P.xzero = xzero, P.transpose = transpose;
+  if (rows) t1 = 1, o1 = 0, L.xshift = p.ext0();
+  L.t[0] = t0, L.t[1] = t1, L.t[2] = 1, L.o[0] = o0, L.o[1] = o1, L.o[2] = 0;
+  L.ntiles[0] = hj::NumTiles(p.nx, t0, o0), L.ntiles[1] = hj::NumTiles(p.ny, t1, o1), L.ntiles[2] = 1;
+  L.k = k;
+  L.xzero = xzero, L.transpose = transpose;
   if (g_cint) { /* the plan's constant box: rows 2..n-3 of both directions have the row of point (2, 2) (the caller made it so) */
     const long long u0 = 2 + (long long)p.nx * 2;
-    P.cint             = 1;
-    P.ilo[0] = 2, P.ihi[0] = p.nx - 2, P.ilo[1] = 2, P.ihi[1] = p.ny - 2, P.ilo[2] = 0, P.ihi[2] = 1;
-    for (int s = 0; s < 4; s++) P.cst.c[s] = (S)p.coef[s * n + u0], P.cstT.c[s] = p.coef[s * n + u0];
-    P.cst.invdiag = (S)p.invdiag[u0], P.cstT.invdiag = p.invdiag[u0];
+    L.cint             = 1;
+    L.ilo[0] = 2, L.ihi[0] = p.nx - 2, L.ilo[1] = 2, L.ihi[1] = p.ny - 2, L.ilo[2] = 0, L.ihi[2] = 1;
+    for (int s = 0; s < 4; s++) L.cstT.c[s] = p.coef[s * n + u0];
+    L.cstT.invdiag = p.invdiag[u0];
   }
+  TileParams<double, S> P = L.template Params<S>();
   if (transpose) std::fill(y.begin(), y.end(), 0.0); /* the transposed correction adds into y */
   const long long ntot = P.ntiles[0] * P.ntiles[1];
   const int W0 = std::min(t0, p.nx), W1 = std::min(t1, p.ny);

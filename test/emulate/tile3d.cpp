@@ -1,4 +1,4 @@
-/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh, rewritten as test/CMakeLists.txt
+/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh compiled as host C++, test/CMakeLists.txt
    section 19 says): one cycle against doc/algorithm.md's cycle written literally in 3D (star and box, variable,
    constant and constant-inside (cint) coefficients, tiles with overlap, a tile long in z, a one-plane last tile, 8-wide
    rows with their threads interleaved), native and single (correction form, x ~ 1e6), from x = 0, and the transposed
@@ -114,29 +114,31 @@ static std::vector<double> Tile(const Problem &p, const int *t, const int *o, in
   const long long     N = p.N();
   std::vector<double> y((size_t)N, transpose ? 0.0 : -12345.0);
   std::vector<float>  coeff(p.coef.begin(), p.coef.end()), invdiagf(p.invdiag.begin(), p.invdiag.end());
-  TileParams<double, S> P{};
-  P.xpad = p.xpad.data();
-  P.b    = p.b.data();
-  P.y    = Output<double>{y.data(), 0, p.n[0], (long long)p.n[0] * p.n[1]};
-  if constexpr (std::is_same<S, double>::value) P.coef = p.coef.data(), P.invdiag = p.invdiag.data();
-  else P.coef = coeff.data(), P.invdiag = invdiagf.data();
-  P.coefT = p.coef.data(), P.invdiagT = p.invdiag.data();
-  for (int s = 0; s < 26; s++) P.cst.c[s] = (S)(s < p.noff ? p.cst[s] : 0), P.cstT.c[s] = s < p.noff ? p.cst[s] : 0;
-  P.cst.invdiag = (S)(1 / p.cst[p.noff]), P.cstT.invdiag = 1 / p.cst[p.noff];
-  std::vector<S> wv((size_t)std::max(K, 1));
-  for (int j = 0; j < (int)wv.size(); j++) wv[j] = (S)SweepWeight(w, j); /* a weight per sweep */
-  P.w      = wv.data();
-  P.nlocal = N;
-  P.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
-  for (int d = 0; d < 3; d++) P.t[d] = t[d], P.o[d] = o[d], P.ntiles[d] = hj::NumTiles(p.n[d], t[d], o[d]);
-  P.k = K, P.xzero = xzero, P.transpose = transpose;
+  Launch<double> L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
+  L.xpad = p.xpad.data();
+  L.b    = p.b.data();
+  L.y    = Output<double>{y.data(), 0, p.n[0], (long long)p.n[0] * p.n[1]};
+  L.coefT = p.coef.data(), L.invdiagT = p.invdiag.data();
+  L.coeff = coeff.data(), L.invdiagf = invdiagf.data();
+  for (int s = 0; s < 26; s++) L.cstT.c[s] = s < p.noff ? p.cst[s] : 0;
+  L.cstT.invdiag = 1 / p.cst[p.noff];
+  std::vector<double> wv((size_t)std::max(K, 1));
+  std::vector<float>  wvf(wv.size());
+  for (int j = 0; j < (int)wv.size(); j++) wv[j] = SweepWeight(w, j), wvf[j] = (float)wv[j]; /* a weight per sweep */
+  L.wT     = wv.data();
+  L.wf     = wvf.data();
+  L.nlocal = N;
+  L.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
+  for (int d = 0; d < 3; d++) L.t[d] = t[d], L.o[d] = o[d], L.ntiles[d] = hj::NumTiles(p.n[d], t[d], o[d]);
+  L.k = K, L.xzero = xzero, L.transpose = transpose;
   if (cint) { /* the kernel takes the row of interior point (2,2,2) inside the 2-point shell, as the plan does */
     const long long u0 = p.U(2, 2, 2);
-    P.cint             = 1;
-    for (int d = 0; d < 3; d++) P.ilo[d] = 2, P.ihi[d] = p.n[d] - 2;
-    for (int s = 0; s < p.noff; s++) P.cst.c[s] = (S)p.coef[s * N + u0], P.cstT.c[s] = p.coef[s * N + u0];
-    P.cst.invdiag = (S)p.invdiag[u0], P.cstT.invdiag = p.invdiag[u0];
+    L.cint             = 1;
+    for (int d = 0; d < 3; d++) L.ilo[d] = 2, L.ihi[d] = p.n[d] - 2;
+    for (int s = 0; s < p.noff; s++) L.cstT.c[s] = p.coef[s * N + u0];
+    L.cstT.invdiag = p.invdiag[u0];
   }
+  const TileParams<double, S> P = L.template Params<S>();
   const long long W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
   const long long npts = W[0] * W[1] * W[2], ntiles = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
   if ((npts + 3) / 4 <= kTileMaxThreads) EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, ntiles, (int)(((npts + 3) / 4 + 31) / 32 * 32));

@@ -58,16 +58,20 @@ typedef struct {
 /* A backend is a set of operations; setup picks one and apply never branches on it (PETSc's pbjacobi swaps pc->ops
    the same way). The backend in use owns PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else
    touches it. Its options outlive setup: PC_HJacobi.backendopts[type], made by its setfromoptions and freed at
-   PCDestroy. The core names no backend: src/pc/hjbackends.cxx lists the compiled ones and chooses among them.
-   Operations marked optional may be NULL; the core then does the host's part itself. */
+   PCDestroy. The core names no backend: src/pc/hjbackends.cxx lists the compiled ones, chooses among them, and decides
+   per call where the cycles run (a device backend's cycles and correctT see only vectors of its vectypes that are not
+   bound to the CPU; other vectors run the host backend's cycles there: HJBackendCycles). Each backend fills the table
+   by field name (HJBackendHost in src/host/hjhost.cxx, HJBackendCUDA in src/cuda/hjcuda.cu), its functions named
+   HJ<Operation>_<Backend> as PETSc's XxxSetUp_CUDA. Operations marked optional may be NULL; the core then does the
+   host's part itself. */
 #define HJ_NUM_BACKEND_TYPES 3 /* PCHJacobiBackend values: auto (unused here), host, device */
 typedef struct {
   const char        *name;
   PCHJacobiBackend   type;     /* what -pc_hjacobi_backend calls it */
   PetscBool          device;   /* its cycles are device tile kernels: the default tile keeps within what they hold
                                   (hj::DefaultTile), single inner precision exists, the view marks the overlap default */
-  const char *const *vectypes; /* the vector types it runs on where they live (auto picks it for them), NULL-terminated;
-                                  NULL: every other type (the host backend) */
+  const char *const *vectypes; /* the vector types it runs on (auto picks it for them; its cycles take their values to
+                                  the device wherever they sit), NULL-terminated; NULL: every type (the host backend) */
   PetscErrorCode (*setfromoptions)(PC, HJ_OPTION_ITEMS); /* optional: its developer options, read by PCSetFromOptions in
                                                             every build that has the backend, whichever runs */
   /* fill st from the Pmat; valuesonly: the same Pmat, nonzero pattern and layout as st was extracted from, so only a
@@ -81,6 +85,8 @@ typedef struct {
                                  transposed cycle's correction with A^T's stencil (doc/algorithm.md, PCApplyTranspose) */
   PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *); /* optional: stT (kind, noff, dof set) from st where st
                                  lives; NULL: HJStencilTransposeOnHost */
+  PetscErrorCode (*stenciltohost)(HJStencil *); /* optional: the host arrays (coef, invdiag) of a stencil it holds on the
+                                 device (ondevice), for the host backend's cycles on host vectors; NULL: none on a device */
   /* The spectrum estimate's D^{-1} (hjspectrum.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
      for the stencil in use wherever it lives; optional (NULL: host vectors wrapping the host arrays) */
   PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);             /* dof 1: a vector of like's family
@@ -177,6 +183,8 @@ typedef struct {
   PetscBool           overlapcommset; /* given by the user; else HJOverlapComm() decides */
   const HJBackendOps *ops;
   void               *data;    /* private data of the backend in use (ops) */
+  void               *fallback;  /* the host backend's data for host vectors under a device backend (hjbackends.cxx) */
+  PetscInt            nfallback; /* calls that ran there since the last reset (view) */
   /* Richardson (hjrichardson.cxx) */
   PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
   KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
@@ -187,7 +195,7 @@ typedef struct {
 enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };
 PETSC_INTERN const char *const HJExtractPlaces[];
 
-PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel;
+PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback;
 
 /* hjlayout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
@@ -261,6 +269,13 @@ PETSC_INTERN PetscErrorCode HJBackendOfVecType(VecType, const HJBackendOps **);
 PETSC_INTERN PetscErrorCode HJBackendSelect(PC, const HJBackendOps **);
 PETSC_INTERN PetscErrorCode HJBackendsSetFromOptions(PC, HJ_OPTION_ITEMS);
 PETSC_INTERN PetscErrorCode HJBackendsDestroyOptions(PC);
+/* the cycles and the transposed correction of the backend in use (hj->ops), or the host backend's for host vectors
+   (counted, event PCHJACOBI_Fallback, an error with -pc_hjacobi_backend other than auto); the host data of that fallback
+   dropped (after setup; with count also the count: reset); its line of -pc_view */
+PETSC_INTERN PetscErrorCode HJBackendCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode HJBackendCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode HJBackendFallbackReset(PC, PetscBool);
+PETSC_INTERN PetscErrorCode HJBackendFallbackView(PC, PetscViewer);
 
 /* Whether the cycles hide the ghost exchange behind the interior tiles: as given (-pc_hjacobi_overlap_comm), else
    true on every backend (doc/design.md "Communication hidden"; the measurements behind the default: bench/TUNING.md) */

@@ -1,33 +1,21 @@
 /* The cycles of one PCApply/PCApplyRichardson on the device, on PETSc's current stream (a split cycle's interior tiles
-   on a second stream of ours when MPI is not GPU-aware), and the transposed correction; vectors that live on the host
-   run the host backend's cycles (host/hjhost.h). */
+   on a second stream of ours when MPI is not GPU-aware), and the transposed correction. The core calls them for CUDA
+   vectors not bound to the CPU only (HJBackendCycles, src/pc/hjbackends.cxx); their values are taken to the device
+   wherever they sit. */
 #include <petscdevice_cuda.h>
 #include "cuda/hjcudaimpl.h"
-#include "host/hjhost.h"
 
-/* The device arrays of one cycle or correction: b's (read) and x's (write only: x is overwritten). When either vector
-   lives on the host, nothing is held on return and *hostvec is that vector (b is looked at first, and x is not touched
-   then): the caller runs the host backend instead (HJCudaFallback). */
-static PetscErrorCode HJCudaGetArrays(Vec b, Vec x, PetscBool xwrite, const PetscScalar **ba, PetscScalar **xa, Vec *hostvec)
+/* The device arrays of one cycle or correction: b's (read) and x's (write only with xwrite: x is overwritten), moved to
+   the device where their values sit on the host (VecGetArray...AndMemType of a CUDA vector not bound to the CPU) */
+static PetscErrorCode HJCudaGetArrays(Vec b, Vec x, PetscBool xwrite, const PetscScalar **ba, PetscScalar **xa)
 {
   PetscMemType bmt, xmt;
 
   PetscFunctionBegin;
-  *hostvec = NULL;
   PetscCall(VecGetArrayReadAndMemType(b, ba, &bmt));
-  if (!PetscMemTypeDevice(bmt)) {
-    PetscCall(VecRestoreArrayReadAndMemType(b, ba));
-    *hostvec = b;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   if (xwrite) PetscCall(VecGetArrayWriteAndMemType(x, xa, &xmt));
   else PetscCall(VecGetArrayAndMemType(x, xa, &xmt));
-  if (!PetscMemTypeDevice(xmt)) {
-    if (xwrite) PetscCall(VecRestoreArrayWriteAndMemType(x, xa));
-    else PetscCall(VecRestoreArrayAndMemType(x, xa));
-    PetscCall(VecRestoreArrayReadAndMemType(b, ba));
-    *hostvec = x;
-  }
+  PetscCheck(PetscMemTypeDevice(bmt) && PetscMemTypeDevice(xmt), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The CUDA backend's cycles got a vector whose array is on the host (the core runs the host backend for those)");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -40,29 +28,13 @@ static PetscErrorCode HJCudaRestoreArrays(Vec b, Vec x, PetscBool xwrite, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* hostvec (HJCudaGetArrays) lives on the host: allowed with -pc_hjacobi_backend auto only; makes st's host arrays
-   (once) for the host backend, which the caller then runs (what: its name, for -info) */
-static PetscErrorCode HJCudaFallback(PC pc, const HJStencil *st, Vec hostvec, const char *what)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  VecType     vt;
-
-  PetscFunctionBegin;
-  PetscCall(VecGetType(hostvec, &vt));
-  PetscCheck(hj->backend == PC_HJACOBI_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_backend cuda needs CUDA vectors (-dm_vec_type cuda or -vec_type cuda); got vector type %s", vt);
-  PetscCall(PetscInfo(pc, "Vector of type %s lives on the host: running the host backend's %s\n", vt, what));
-  if (st->ondevice && !st->invdiag) PetscCall(HJCudaStencilToHost(const_cast<HJStencil *>(st))); /* host arrays of a device stencil, made once */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode HJCudaCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
+PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   HJCuda            *cu = (HJCuda *)hj->data;
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ba;
   PetscScalar       *xa;
-  Vec                hostvec;
   cudaStream_t       stream;
   const HJCudaPlan  *p;
   HJCudaOptions     *o;
@@ -72,12 +44,7 @@ PetscErrorCode HJCudaCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
     if (zeroguess) PetscCall(VecZeroEntries(x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(HJCudaGetArrays(b, x, zeroguess, &ba, &xa, &hostvec));
-  if (hostvec) {
-    PetscCall(HJCudaFallback(pc, st, hostvec, "cycles (in PetscScalar precision)"));
-    PetscCall(HJHostCyclesWithData(pc, &cu->host, st, b, x, n, zeroguess));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(HJCudaGetArrays(b, x, zeroguess, &ba, &xa));
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HJCudaPlanOf(pc, st, stream, &p));
@@ -171,24 +138,18 @@ PetscErrorCode HJCudaCycles(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n
 /* x <- (add ? x : 0) + N^T r with A^T's stencil stT (doc/algorithm.md "PCApplyTranspose"): one launch of the
    shared-memory tile kernel in transposed mode (A^T's plan), atomically adding every tile's W(T) into x. No ghost
    exchange: the halo is zero. */
-PetscErrorCode HJCudaCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
+PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   HJCuda            *cu = (HJCuda *)hj->data;
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ra;
   PetscScalar       *xa;
-  Vec                hostvec;
   cudaStream_t       stream;
   const HJCudaPlan  *p;
 
   PetscFunctionBegin;
-  PetscCall(HJCudaGetArrays(r, x, (PetscBool)!add, &ra, &xa, &hostvec));
-  if (hostvec) {
-    PetscCall(HJCudaFallback(pc, stT, hostvec, "transposed cycle"));
-    PetscCall(HJHostCorrectTWithData(pc, &cu->host, stT, r, x, add));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCall(HJCudaGetArrays(r, x, (PetscBool)!add, &ra, &xa));
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(HJCudaPlanOf(pc, stT, stream, &p));

@@ -404,7 +404,7 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
   for (PetscInt s = 0; s < 26; s++) st->ccoef[s] = (st->constant && s < st->noff) ? r.ref[s] : 0;
   d->constant   = st->constant;
   d->floatstale = PETSC_TRUE;
-  PetscCall(PetscFree(st->coef)); /* host copies (HJCudaStencilToHost) of the old values */
+  PetscCall(PetscFree(st->coef)); /* host copies (HJStencilToHost_CUDA) of the old values */
   PetscCall(PetscFree(st->invdiag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -583,7 +583,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 }
 
 /* host arrays of a device stencil, for the host cycles (vectors bound to the CPU) */
-PetscErrorCode HJCudaStencilToHost(HJStencil *st)
+PetscErrorCode HJStencilToHost_CUDA(HJStencil *st)
 {
   HJCudaStencil *d = (HJCudaStencil *)st->device;
   const size_t   nd = (size_t)d->nlocal * d->dof * d->dof, nc = (size_t)d->noff * nd;

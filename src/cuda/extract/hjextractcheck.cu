@@ -19,7 +19,7 @@ PetscErrorCode HJCudaExtractCompare(PC pc, PetscInt perturb, PetscInt *ndiff)
   PetscCall(PetscMemzero(&D, sizeof(D)));
   PetscCall(HJStencilExtract(pc->pmat, L, &H));
   PetscCall(HJCudaExtractFull(pc->pmat, L, &D, -1));
-  PetscCall(HJCudaStencilToHost(&D));
+  PetscCall(HJStencilToHost_CUDA(&D));
   if (perturb && L->nlocal) D.invdiag[(size_t)(L->nlocal / 2) * L->dof * L->dof] *= 1.0 + 1e-15; /* a block's (0,0) entry: nonzero (an off-diagonal one may be 0) */
   n += H.kind != D.kind || H.noff != D.noff || H.dof != D.dof;
   n += H.constant != D.constant;

@@ -1,5 +1,5 @@
-/* The point-block tile kernel (dof = DOF > 1 fields per grid point, doc/algorithm.md "Operator" with dof x dof blocks)
-   and its dispatch table. The cycle is TileKernel's (hjkernels.cuh): one thread block per tile, W(T) plus its halo
+/* The point-block tile kernel (dof = DOF > 1 fields per grid point, doc/algorithm.md "Operator" with dof x dof blocks;
+   launched through hjdispatch.cuh). The cycle is TileKernel's (hjkernels.cuh): one thread block per tile, W(T) plus its halo
    H(T) loaded into two shared buffers, k Jacobi sweeps ping-ponging between them with the halo frozen, the owned
    core written out; here every point holds DOF values and every update is hj::BlockPointUpdate, the host backend's
    point update.
@@ -17,7 +17,7 @@
    b from a zero x (masked when transposed). The sweeps read it instead of b, and x + delta is written in T. */
 #pragma once
 
-#include "hjdispatch.cuh"
+#include "hjkernels.cuh"
 #include <petschjacobi/private/hjextract.hpp>
 
 namespace hjcuda
@@ -27,7 +27,7 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
 {
   constexpr int  P1 = DIM > 1, P2 = DIM > 2, DD = DOF * DOF;
   constexpr bool CORR = kCorrection<T, S>;
-  __shared__ hj::Range range[3];
+  HJ_SHARED hj::Range range[3];
 
   /* 0. this block's tile */
   TileRanges<3>(P, range);
@@ -115,43 +115,4 @@ __global__ void InvertBlocksKernel(long long n, int dof, const T *in, T *out)
   }
 }
 
-template <class T>
-cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t stream)
-{
-  if (dof < 2 || dof > kBlockMaxDof) return cudaErrorInvalidValue;
-  if (n <= 0) return cudaSuccess;
-  const long long nb = (n + 127) / 128;
-  InvertBlocksKernel<T><<<(unsigned)(nb < 65536 ? nb : 65536), 128, 0, stream>>>(n, dof, in, out);
-  return cudaGetLastError();
-}
-
-template <int DIM, int KIND, int DOF, class T, class S>
-cudaError_t BlockLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
-{
-  return TileLaunchKernel<T, S>(TileKernelBlock<DIM, KIND, DOF, T, S>, L, attr);
-}
-
-/* Block table index: ((dof - 2)*5 + dk)*2 + single; dof 2..kBlockMaxDof. */
-template <class T, std::size_t I>
-constexpr Launcher<T> BlockEntry()
-{
-  constexpr bool single = I % 2;
-  constexpr int  dk     = (int)((I / 2) % 5);
-  constexpr int  dof    = (int)(I / 10) + 2;
-  using S               = InnerScalar<T, single>;
-  return &BlockLaunchOne<DimOf(dk), KindOf(dk), dof, T, S>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> BlockTable(std::index_sequence<I...>)
-{
-  return {{BlockEntry<T, I>()...}};
-}
-
-template <class T>
-Launcher<T> BlockLauncher(const Launch<T> &L)
-{
-  static constexpr auto table = BlockTable<T>(std::make_index_sequence<(kBlockMaxDof - 1) * 10>{});
-  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var || (L.transpose && !L.xzero)) return nullptr; /* blocks are never constant */
-  return table[((L.dof - 2) * 5 + DimKindIndex(L.dim, L.kind)) * 2 + (int)L.single];
-}
 } // namespace hjcuda

@@ -1,12 +1,13 @@
-/* The one run-time-to-template dispatch of the CUDA backend: tables of launchers indexed by
-   (dimension and stencil kind, constant/variable coefficients, inner precision, points per thread), built at
-   compile time from index sequences, so every combination exists exactly once and no case is written by hand. */
+/* The launchers of the CUDA backend: each kernel instantiation launched from the descriptor (Launch::Params), and
+   the tables that turn the descriptor's run-time parameters (dimension and stencil kind, constant/variable
+   coefficients, inner precision, points per thread, dof) into one instantiation (hj::DispatchTable, shared with the
+   host backend), so every combination exists exactly once and no index is computed by hand. */
 #pragma once
 
-#include <array>
 #include <type_traits>
-#include <utility>
+#include <petschjacobi/private/hjdispatch.hpp>
 #include "hjkernels.cuh"
+#include "hjblock.cuh"
 
 namespace hjcuda
 {
@@ -51,42 +52,7 @@ template <class T, class S>
 cudaError_t TileLaunchKernel(void (*kernel)(TileParams<T, S>), const Launch<T> &L, cudaFuncAttributes *attr)
 {
   if (attr) return PrepareKernel(kernel, L.smem, attr);
-
-  TileParams<T, S> P;
-  P.xpad    = L.xpad + L.xshift;
-  P.b       = L.b;
-  P.y       = L.y;
-  P.coef    = nullptr;
-  P.invdiag = nullptr;
-  if constexpr (std::is_same<S, T>::value) {
-    P.coef    = L.coef;
-    P.invdiag = L.invdiag;
-  } else {
-    P.coef    = L.coeff;
-    P.invdiag = L.invdiagf;
-  }
-  for (int s = 0; s < 26; s++) P.cst.c[s] = (S)L.cst.c[s];
-  P.cst.invdiag = (S)L.cst.invdiag;
-  P.coefT       = L.coef; /* the correction form's residual (kCorrection) */
-  P.invdiagT    = L.invdiag;
-  P.diagT       = L.diag;
-  P.cstT        = L.cst;
-  if constexpr (std::is_same<S, T>::value) P.w = L.w;
-  else P.w = L.wf;
-  P.nlocal      = L.nlocal;
-  P.box         = L.box;
-  for (int d = 0; d < 3; d++) {
-    P.t[d]      = L.t[d];
-    P.o[d]      = L.o[d];
-    P.ntiles[d] = L.ntiles[d];
-  }
-  P.tileids   = L.tileids;
-  P.k         = L.k;
-  P.cint      = L.cint;
-  for (int d = 0; d < 3; d++) P.ilo[d] = L.ilo[d], P.ihi[d] = L.ihi[d];
-  P.xzero     = L.xzero;
-  P.transpose = L.transpose;
-  kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(P);
+  kernel<<<(unsigned)L.ntot, L.nthreads, L.smem, L.stream>>>(L.template Params<S>());
   return cudaGetLastError();
 }
 
@@ -102,96 +68,84 @@ cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernelStrip<VAR, T, S, R>, L, attr);
 }
 
+template <int DIM, int KIND, int DOF, class T, class S>
+cudaError_t BlockLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  return TileLaunchKernel<T, S>(TileKernelBlock<DIM, KIND, DOF, T, S>, L, attr);
+}
+
 template <int DIM, int KIND, bool VAR, class T>
 cudaError_t ClassicLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
   auto kernel = ClassicKernel<DIM, KIND, VAR, T>;
   if (attr) return PrepareKernel(kernel, 0, attr); /* no dynamic shared memory */
 
-  ClassicParams<T> P;
-  P.xpad    = L.xpad;
-  P.b       = L.b;
-  P.y       = L.y;
-  P.coef    = L.coef;
-  P.invdiag = L.invdiag;
-  P.cst     = L.cst;
-  P.omega   = L.omega;
-  P.nlocal  = L.nlocal;
-  P.box     = L.box;
-  P.xzero   = L.xzero;
   dim3 grid, block;
   ClassicGrid(L.box, &grid, &block);
-  kernel<<<grid, block, 0, L.stream>>>(P);
+  kernel<<<grid, block, 0, L.stream>>>(L.template Params<T>(), L.omega);
   return cudaGetLastError();
 }
 
-/* Tile table index: ((dk*2 + var)*2 + single)*4 + log2(ppt); 5*2*2*4 = 80 entries. With T = float the single
-   entries name the same instantiations as the native ones. */
-template <class T, std::size_t I>
-constexpr Launcher<T> TileEntry()
-{
-  constexpr int  lppt   = I % 4;
-  constexpr bool single = (I / 4) % 2;
-  constexpr bool var    = (I / 8) % 2;
-  constexpr int  dk     = (int)(I / 16);
-  using S               = InnerScalar<T, single>;
-  return &TileLaunchOne<DimOf(dk), KindOf(dk), var, T, S, 1 << lppt>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> TileTable(std::index_sequence<I...>)
-{
-  return {{TileEntry<T, I>()...}};
-}
-
-/* Register-strip table (2D star stencils) index: (var*2 + single)*2 + log2(R/4), R = 4, 8; 8 entries. */
-template <class T, std::size_t I>
-constexpr Launcher<T> StripEntry()
-{
-  constexpr int  R      = 4 << (I % 2);
-  constexpr bool single = (I / 2) % 2;
-  constexpr bool var    = (I / 4) % 2;
-  using S               = InnerScalar<T, single>;
-  return &StripLaunchOne<var, T, S, R>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> StripTable(std::index_sequence<I...>)
-{
-  return {{StripEntry<T, I>()...}};
-}
-
-/* Classic table index: dk*2 + var; 10 entries. */
-template <class T, std::size_t I>
-constexpr Launcher<T> ClassicEntry()
-{
-  return &ClassicLaunchOne<DimOf((int)(I / 2)), KindOf((int)(I / 2)), (bool)(I % 2), T>;
-}
-template <class T, std::size_t... I>
-constexpr std::array<Launcher<T>, sizeof...(I)> ClassicTable(std::index_sequence<I...>)
-{
-  return {{ClassicEntry<T, I>()...}};
-}
+/* The tables' entries (hj::DispatchTable): dk = DimKindIndex(dim, kind), single = the inner precision (with T = float,
+   or complex T, the single entries name the same instantiations as the native ones) */
+template <class T>
+struct TileEntries { /* [dk][var][single][log2 ppt]: 80 */
+  template <int DK, int VAR, int SINGLE, int LPPT>
+  static constexpr Launcher<T> Get()
+  {
+    return &TileLaunchOne<DimOf(DK), KindOf(DK), (bool)VAR, T, InnerScalar<T, (bool)SINGLE>, 1 << LPPT>;
+  }
+};
+template <class T>
+struct StripEntries { /* [var][single][R = 4, 8] (2D star): 8 */
+  template <int VAR, int SINGLE, int LR>
+  static constexpr Launcher<T> Get()
+  {
+    return &StripLaunchOne<(bool)VAR, T, InnerScalar<T, (bool)SINGLE>, 4 << LR>;
+  }
+};
+template <class T>
+struct ClassicEntries { /* [dk][var]: 10 */
+  template <int DK, int VAR>
+  static constexpr Launcher<T> Get()
+  {
+    return &ClassicLaunchOne<DimOf(DK), KindOf(DK), (bool)VAR, T>;
+  }
+};
+template <class T>
+struct BlockEntries { /* [dof - 2][dk][single], dof 2..kBlockMaxDof: 70 */
+  template <int DOF2, int DK, int SINGLE>
+  static constexpr Launcher<T> Get()
+  {
+    return &BlockLaunchOne<DimOf(DK), KindOf(DK), DOF2 + 2, T, InnerScalar<T, (bool)SINGLE>>;
+  }
+};
 
 template <class T>
 Launcher<T> TileLauncher(const Launch<T> &L)
 {
-  static constexpr auto table = TileTable<T>(std::make_index_sequence<80>{});
-  static constexpr auto strips = StripTable<T>(std::make_index_sequence<8>{});
   if (L.transpose && (L.regs || !L.xzero)) return nullptr; /* the register-strip kernel has no transposed mode */
   if (L.regs) {
     const bool single = L.single && !std::is_same<T, float>::value;
     if (L.dim != 2 || L.kind != hj::STAR || (L.ppt != 4 && L.ppt != 8) || L.nthreads > RegMaxThreads(L.ppt, L.var, single ? (int)sizeof(float) : (int)sizeof(T))) return nullptr;
-    return strips[((int)L.var * 2 + (int)L.single) * 2 + (L.ppt == 8)];
+    return hj::DispatchTable<StripEntries<T>, 2, 2, 2>::At(L.var, L.single, L.ppt == 8);
   }
   if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return nullptr;
-  return table[((DimKindIndex(L.dim, L.kind) * 2 + (int)L.var) * 2 + (int)L.single) * 4 + Log2PPT(L.ppt)];
+  return hj::DispatchTable<TileEntries<T>, 5, 2, 2, 4>::At(DimKindIndex(L.dim, L.kind), L.var, L.single, Log2PPT(L.ppt));
 }
 
 template <class T>
 Launcher<T> ClassicLauncher(const Launch<T> &L)
 {
-  static constexpr auto table = ClassicTable<T>(std::make_index_sequence<10>{});
   if (L.dim < 1 || L.dim > 3 || L.transpose) return nullptr;
-  return table[DimKindIndex(L.dim, L.kind) * 2 + (int)L.var];
+  return hj::DispatchTable<ClassicEntries<T>, 5, 2>::At(DimKindIndex(L.dim, L.kind), L.var);
+}
+
+template <class T>
+Launcher<T> BlockLauncher(const Launch<T> &L)
+{
+  if (L.dim < 1 || L.dim > 3 || L.dof < 2 || L.dof > kBlockMaxDof || L.nthreads > kBlockMaxThreads || !L.var || (L.transpose && !L.xzero)) return nullptr; /* blocks are never constant */
+  return hj::DispatchTable<BlockEntries<T>, kBlockMaxDof - 1, 5, 2>::At(L.dof - 2, DimKindIndex(L.dim, L.kind), L.single);
 }
 
 template <class T>
@@ -204,6 +158,16 @@ cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaS
   if (dim < 1 || dim > 3 || dof < 1) return cudaErrorInvalidValue;
   ClassicGrid(sbox, &grid, &block);
   table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, sbox, dof);
+  return cudaGetLastError();
+}
+
+template <class T>
+cudaError_t InvertBlocks(long long n, int dof, const T *in, T *out, cudaStream_t stream)
+{
+  if (dof < 2 || dof > kBlockMaxDof) return cudaErrorInvalidValue;
+  if (n <= 0) return cudaSuccess;
+  const long long nb = (n + 127) / 128;
+  InvertBlocksKernel<T><<<(unsigned)(nb < 65536 ? nb : 65536), 128, 0, stream>>>(n, dof, in, out);
   return cudaGetLastError();
 }
 

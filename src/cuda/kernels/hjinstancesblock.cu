@@ -1,7 +1,7 @@
-/* The point-block (dof > 1) kernel instantiations for PetscScalar (the dispatch table of hjblock.cuh), in their own
+/* The point-block (dof > 1) kernel instantiations for PetscScalar (BlockLauncher of hjdispatch.cuh), in their own
    translation unit so that they compile in parallel with the scalar ones. */
 #include <petscsystypes.h>
-#include "hjblock.cuh"
+#include "hjdispatch.cuh"
 
 namespace hjcuda
 {

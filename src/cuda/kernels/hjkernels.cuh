@@ -14,50 +14,12 @@
 
 #include <petschjacobi/private/hjpoint.hpp>
 #include <type_traits>
+#include "hjdevice.h"
 #include "hjlaunch.h"
 #include "hjtile.cuh"
 
 namespace hjcuda
 {
-template <class T, class S>
-struct TileParams {
-  const T          *xpad;    /* read: x with its ghost layer */
-  const T          *b;       /* read: right-hand side, unpadded */
-  Output<T>         y;       /* write: the owned core of every tile */
-  const S          *coef;    /* variable coefficients, [noff][nlocal], in S */
-  const S          *invdiag; /* [nlocal], in S */
-  ConstStencil<S>   cst;     /* constant coefficients */
-  /* The correction form (S other than T, kCorrection): the residual is formed in T from these */
-  const T          *coefT;    /* the coefficient planes in T (variable coefficients) */
-  const T          *invdiagT; /* the inverse diagonal in T (dof = 1) */
-  const T          *diagT;    /* TileKernelBlock: the diagonal blocks themselves, [nlocal][dof*dof], in T */
-  ConstStencil<T>   cstT;     /* constant coefficients in T */
-  const S          *w;        /* [k]: the weight of each sweep, in the order they run (device; hjweights.cxx) */
-  long long         nlocal;
-  Box               box;
-  long long         t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
-  const unsigned   *tileids;               /* tile of each block, or nullptr: block b is tile b (TileId) */
-  int               k;                     /* sub-iterations */
-  int               cint;                  /* TileKernel, TileKernelStrip with VAR: points in [ilo, ihi) (owned coordinates) have
-                                              the row cst (cstT in T); the coefficient planes are read outside it only */
-  long long         ilo[3], ihi[3];
-  int               xzero;                 /* x is zero everywhere (first cycle from a zero guess): do not read xpad */
-  int               transpose;             /* the transposed correction (TileKernel, TileKernelBlock; with xzero): b only on
-                                              T's owned points, the whole of W(T) added into y (atomicAdd) */
-};
-
-template <class T>
-struct ClassicParams {
-  const T          *xpad, *b;
-  Output<T>         y;
-  const T          *coef, *invdiag;
-  ConstStencil<T>   cst;
-  T                 omega;
-  long long         nlocal;
-  Box               box;
-  int               xzero;
-};
-
 /* Sub-iterations in a scalar S of lower precision than the global T run in correction form: each cycle forms the
    residual r = b - A x of the tile's working region once, in T from T's x (halo frozen), iterates the correction
    delta from zero in S with the halo's correction zero (hj::PointUpdate with b := r, y := delta: step 3 of
@@ -69,7 +31,7 @@ template <class T, class S>
 constexpr bool kCorrection = !std::is_same<S, T>::value;
 
 /* Dynamic shared memory, shared by every instantiation (hence untyped). */
-extern __shared__ __align__(16) unsigned char hj_smem[];
+HJ_DYNAMIC_SHARED(hj_smem);
 
 /* Coefficient accessors passed to hj::PointUpdate: a(s) is the coefficient of offset s at this point. */
 template <class S>
@@ -163,7 +125,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   constexpr int  P1     = DIM > 1, P2 = DIM > 2; /* ghost layer in y, z */
   constexpr bool CACHED = VAR && NOFF * PPT * sizeof(S) <= kCachedCoefBytes; /* coefficients in registers */
   constexpr bool CORR   = kCorrection<T, S>;
-  __shared__ hj::Range range[3];
+  HJ_SHARED hj::Range range[3];
 
   /* 0. this block's tile */
   TileRanges<3>(P, range);
@@ -245,7 +207,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
     const S *coef = P.coef;
     /* Make the plane pointer opaque in each sweep so that the compiler re-reads the (uncached) coefficients every
        sweep instead of hoisting all NOFF*PPT of them into registers and spilling (3D box: 26 per point). */
-    if constexpr (VAR && !CACHED) asm volatile("" : "+l"(coef));
+    if constexpr (VAR && !CACHED) HJ_OPAQUE_POINTER(coef);
     const S omega = P.w[it]; /* this sweep's weight: one uniform load per sweep */
 #pragma unroll
     for (int q = 0; q < PPT; q++) {
@@ -313,7 +275,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   constexpr bool CORR = kCorrection<T, S>;
   constexpr int  NOFF = 4;
   constexpr int  NLAT = 2; /* lateral neighbours per point: -x, +x */
-  __shared__ hj::Range range[3];
+  HJ_SHARED hj::Range range[3];
 
   /* 0. this block's tile */
   TileRanges<2>(P, range);
@@ -454,7 +416,7 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   (One row per thread and this block shape were the fastest tried: bench/TUNING.md, step 1.)
 */
 template <int DIM, int KIND, bool VAR, class T>
-__global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const ClassicParams<T> P)
+__global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const TileParams<T, T> P, const T omega)
 {
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
   const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
@@ -478,15 +440,15 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const Classic
       const T zero[27] = {};
       T       dv       = P.cst.invdiag;
       if constexpr (VAR) dv = P.invdiag[u];
-      return hj::PointUpdate<DIM, KIND>(zero + 13, 3, 9, P.b[u], dv, P.omega, ZeroCoef<T>{});
+      return hj::PointUpdate<DIM, KIND>(zero + 13, 3, 9, P.b[u], dv, omega, ZeroCoef<T>{});
     });
   } else if constexpr (VAR) {
     sweep([&](long long u, long long pi) {
-      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.invdiag[u], P.omega, GlobalCoef<T>{P.coef, P.nlocal, u});
+      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.invdiag[u], omega, GlobalCoef<T>{P.coef, P.nlocal, u});
     });
   } else {
     sweep([&](long long u, long long pi) {
-      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.cst.invdiag, P.omega, ConstCoef<T>{P.cst.c});
+      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.cst.invdiag, omega, ConstCoef<T>{P.cst.c});
     });
   }
 }

@@ -61,43 +61,84 @@ struct ConstStencil {
   S invdiag;
 };
 
-/* Everything one launch needs, filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero and
+/* What the sweeps read, in their scalar S: the coefficient planes ([noff][nlocal]; dof > 1: [noff][nlocal][dof*dof]),
+   the inverse diagonal ([nlocal]; dof > 1: [nlocal][dof*dof]), the compact row, and each sweep's weight ([k], in the
+   order the sweeps run: hjweights.cxx). All device arrays. */
+template <class S>
+struct SweepCoefs {
+  const S        *coef;
+  const S        *invdiag;
+  ConstStencil<S> cst;
+  const S        *w;
+};
+
+/* The kernels' arguments in the global scalar T (every kernel takes them: TileParams below). */
+template <class T>
+struct TileArgs {
+  const T        *xpad;     /* read: x with its ghost layer (Launch.xshift added at launch) */
+  const T        *b;        /* read: right-hand side, unpadded */
+  Output<T>       y;        /* write: the owned core of every tile */
+  /* the stencil and weights in T (the native sweeps' SweepCoefs; the correction form's residual) */
+  const T        *coefT, *invdiagT;
+  const T        *diagT;    /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
+  ConstStencil<T> cstT;
+  const T        *wT;
+  long long       nlocal;
+  Box             box;
+  long long       t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
+  const unsigned *tileids;               /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
+                                            tiles, Launch.ntot of them); nullptr: block b is tile b (TileId) */
+  int             k;                     /* sub-iterations */
+  int             cint;                  /* with var: every point of the owned-coordinate box [ilo, ihi) has the row
+                                            cst (cstT in T): the planes are read only outside it (hjinterior.cu) */
+  long long       ilo[3], ihi[3];
+  int             xzero;                 /* start from x = 0 without reading xpad (first cycle from a zero guess) */
+  int             transpose;             /* the transposed correction (with xzero; TileKernel, TileKernelBlock): b only
+                                            on T's owned points, the whole of W(T) added into y (atomicAdd), y zeroed by
+                                            the caller for N^T b alone */
+};
+
+/* A kernel's parameter: the arguments and the sweeps' coefficients in S (S = T: the T ones; the correction form:
+   the float copies). Made at launch from the descriptor (Launch::Params): the arguments as they are, the S part
+   chosen. */
+template <class T, class S>
+struct TileParams : TileArgs<T>, SweepCoefs<S> { };
+
+/* The one launch descriptor: the kernels' arguments (its TileArgs base) and what chooses and launches the kernel,
+   filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero, tileids/ntot of a split cycle and
    the stream (PETSc's current one), which a cycle sets. T is PetscScalar in the library. */
 template <class T>
-struct Launch {
+struct Launch : TileArgs<T> {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */
   int          dof;       /* fields per point: 1 (TileLauncher, ClassicLauncher) or 2..kBlockMaxDof (BlockLauncher) */
-  bool         var;       /* variable coefficients (else cst) */
+  bool         var;       /* variable coefficients (else cstT) */
   bool         single;    /* tile kernel: sub-iterations in float, in correction form (coeff, invdiagf must be set when
-                             var, and diag when dof > 1) */
+                             var, and diagT when dof > 1) */
   bool         regs;      /* tile kernel: the register-strip kernel (2D star) instead of the shared one */
   int          ppt;       /* tile kernel: points per thread, 1, 2, 4 or 8; with regs the strip length R, 4 or 8 */
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;
-
-  const T     *xpad, *b;
   long long    xshift;    /* the kernel reads xpad + xshift (rows: one padded row, so that row j is padded row j + 1) */
-  Output<T>    y;
-  const T     *coef, *invdiag;     /* [noff][nlocal], [nlocal]; dof > 1: [noff][nlocal][dof*dof], [nlocal][dof*dof] */
-  const float *coeff, *invdiagf;   /* float copies for the single-precision inner mode */
-  const T     *diag;               /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
-  ConstStencil<T> cst;
+  const float *coeff, *invdiagf, *wf; /* float copies for the single-precision inner mode */
   T            omega;     /* the classic sweep's weight (k = 1: w_1) */
-  const T     *w;         /* device [k]: the tile kernels' weight of each sweep (hjweights.cxx) */
-  const float *wf;        /* the same in float, for the single-precision inner mode */
-  long long    nlocal;
-  Box          box;
-  long long    t[3], o[3], ntiles[3], ntot; /* tile, overlap, tiles per direction, tiles in all (the blocks launched) */
-  const unsigned *tileids;                  /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
-                                               tiles, ntot of them); nullptr: block b is tile b (TileId in hjkernels.cuh) */
-  int          k;                           /* sub-iterations */
-  int          cint;                        /* with var: every point of the owned-coordinate box [ilo, ihi) has the
-                                               row cst (the planes are read only outside it, hjinterior.cu) */
-  long long    ilo[3], ihi[3];
-  int          xzero;                       /* start from x = 0 without reading xpad */
-  int          transpose;                   /* the transposed correction (with xzero; TileLaunch without regs, BlockLaunch):
-                                               y += N^T b, y zeroed by the caller for N^T b alone */
+  long long    ntot;      /* tiles in all: the blocks launched */
+
+  /* the kernel parameter of inner scalar S (the float compact row rounded from cstT here, as every launch did) */
+  template <class S>
+  TileParams<T, S> Params() const
+  {
+    TileParams<T, S> P{static_cast<const TileArgs<T> &>(*this), SweepCoefs<S>{}};
+    P.xpad = this->xpad + xshift;
+    if constexpr (std::is_same<S, T>::value) {
+      P.coef = this->coefT, P.invdiag = this->invdiagT, P.cst = this->cstT, P.w = this->wT;
+    } else {
+      P.coef = coeff, P.invdiag = invdiagf, P.w = wf;
+      for (int s = 0; s < 26; s++) P.cst.c[s] = (S)this->cstT.c[s];
+      P.cst.invdiag = (S)this->cstT.invdiag;
+    }
+    return P;
+  }
 };
 
 /* One kernel instantiation. launch(L, nullptr) launches it with L's arrays, shape and stream and nothing else (no

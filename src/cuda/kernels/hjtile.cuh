@@ -4,7 +4,7 @@
      1. LoadTile: W(T) + H(T) from xpad into both shared buffers, or zeros (correction form, x = 0)
      2. its own point set-up and k sweeps (buffer offsets: tb.Buffer(buf), owned test: tb.Owned)
      3. WriteBack for each value it writes: the owned core (transposed: all of W(T), added), x + delta in correction form
-   No shared memory is declared here and no inline asm is used, so test/emulate takes this file unchanged. */
+   Plain device C++ (no shared memory declared, no inline asm), so test/emulate compiles it as it is. */
 #pragma once
 
 #include <petschjacobi/private/hjindex.hpp>

@@ -15,7 +15,7 @@ __global__ void FillStartKernel(PetscScalar *a, long long n, long long xs0, long
 }
 } // namespace
 
-PetscErrorCode HJCudaFillStart(const HJLayout *L, PetscScalar *a)
+PetscErrorCode HJFillStart_CUDA(const HJLayout *L, PetscScalar *a)
 {
   const long long n = (long long)L->nlocal * L->dof;
   cudaStream_t    stream;

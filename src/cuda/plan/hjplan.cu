@@ -180,7 +180,7 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The sweeps' weights (hjweights.cxx, chosen at this setup) on the device, in PetscScalar and in float: L.w, L.wf */
+/* The sweeps' weights (hjweights.cxx, chosen at this setup) on the device, in PetscScalar and in float: L.wT, L.wf */
 static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
@@ -199,7 +199,7 @@ static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *
   PetscCallCUDA(cudaMemcpyAsync(p->weights, h, nb, cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* before h is freed */
   PetscCall(PetscFree(h));
-  p->L.w  = (const PetscScalar *)p->weights;
+  p->L.wT = (const PetscScalar *)p->weights;
   p->L.wf = (const float *)((unsigned char *)p->weights + k * sizeof(PetscScalar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -268,13 +268,13 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   L->kind        = (int)st->kind;
   L->var         = !st->constant;
   L->stream      = stream;
-  L->coef        = d->coef;
-  L->invdiag     = d->invdiag;
+  L->coefT       = d->coef;
+  L->invdiagT    = d->invdiag;
   L->coeff       = d->coeff;
   L->invdiagf    = d->invdiagf;
-  L->diag        = d->diag;
-  for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? st->ccoef[s] : 0;
-  L->cst.invdiag = st->cinvdiag;
+  L->diagT       = d->diag;
+  for (PetscInt s = 0; s < 26; s++) L->cstT.c[s] = s < st->noff ? st->ccoef[s] : 0;
+  L->cstT.invdiag = st->cinvdiag;
   L->omega       = (PetscScalar)hj->wt.w[0]; /* the classic sweep (k = 1): w_1 */
   L->nlocal      = ly->nlocal;
   L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
@@ -288,8 +288,8 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscCall(HJCudaStencilInterior(d, L->ilo, L->ihi, ly->xm[0], ly->xm[1], stream, &cint, ref));
     L->cint = (int)cint;
     if (cint) {
-      for (PetscInt s = 0; s < 26; s++) L->cst.c[s] = s < st->noff ? ref[s] : 0;
-      L->cst.invdiag = ref[st->noff];
+      for (PetscInt s = 0; s < 26; s++) L->cstT.c[s] = s < st->noff ? ref[s] : 0;
+      L->cstT.invdiag = ref[st->noff];
     }
     PetscCall(PetscInfo(pc, "tile kernel: %s\n", cint ? "one row inside the 2-point boundary shell, coefficient planes read in the shell only" : "variable rows inside, coefficient planes read everywhere"));
   }
