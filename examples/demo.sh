@@ -41,11 +41,15 @@ echo "   one weight)."
 echo
 run "$ex/poisson2d" -n "$n" -jacobi false -pc_hjacobi_tile 32 -pc_hjacobi_subiterations 16 -pc_hjacobi_overlap 2 -pc_hjacobi_weights chebyshev_squared "${gpu[@]}"
 
-echo "2. Hierarchical Jacobi as the smoother of geometric multigrid: 3D Poisson on a 65^3 grid, FGMRES + PCMG with"
-echo "   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi (omega chosen from the operator at setup); then PETSc's usual Chebyshev/Jacobi smoother."
+mn=65
+[ "$where" = "the CPU" ] && mn=97
+echo "2. Hierarchical Jacobi as the smoother of geometric multigrid: 3D Poisson on a $mn^3 grid, FGMRES + PCMG with"
+echo "   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi (omega chosen from the operator at setup); then PETSc's"
+echo "   Chebyshev/Jacobi smoother$([ "$where" = "the CPU" ] && echo " and, on the CPU, Richardson/SOR (Gauss-Seidel, the strongest CPU smoother here)")."
 echo
-run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 "${gpu[@]}"
-run "$ex/mg3d" -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
+run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn "${gpu[@]}"
+run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
+[ "$where" = "the CPU" ] && run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type richardson -mg_levels_pc_type sor
 
 if [ -x "$ex/helmholtz" ]; then # PETSc with complex scalars
   hn=257 hk=40
