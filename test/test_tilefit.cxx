@@ -73,7 +73,7 @@ int main()
             }
             CHECK(c == walk && c >= 1, "cube: dim %d dof %d single %d limit %lld: %lld, the walk %lld", dim, dof, (int)single, lim, c, walk);
           }
-    /* what the GPU tests' errors name (test/CMakeLists.txt, cuda_err_tile_fit_*) */
+    /* what the GPU tests' errors name (test/errors.cmake, cuda_err_tile_fit_*) */
     const long long t1[3] = {12, 10, 40}, t2[3] = {16, 16, 16};
     CHECK(hj::TileFitAlong(t1, 2, 3, 1, false, 8, kH100, 40) == 34 && hj::TileFitCube(3, 1, false, 8, kH100, hj::kTileMaxPoints) == 16, "12,10,40 on an H100: 12,10,34 or 16,16,16");
     CHECK(hj::TileFitAlong(t2, 2, 3, 8, false, 8, kH100, 16) == 3 && hj::TileFitCube(3, 8, false, 8, kH100, hj::kTileMaxPoints) == 10, "dof 8 16^3 on an H100: 16,16,3 or 10,10,10");

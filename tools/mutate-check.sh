@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 muts=() # NAME|FILE|TESTS (alternatives of ctest names); FROM and TO in from_NAME / to_NAME
 m() { muts+=("$1|$2|$5"); printf -v "from_$1" '%s' "$3"; printf -v "to_$1" '%s' "$4"; }
 
-# -- the errors (test/CMakeLists.txt section 7 and others): each test must match the library's own message
+# -- the errors (test/errors.cmake and others): each test must match the library's own message
 m tile_ge_1 src/pc/hjacobi.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
 m overlap_even src/pc/hjacobi.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
 m overlap_lt_tile src/pc/hjacobi.cxx 'PetscCheck(hj->overlap[d] < hj->tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'

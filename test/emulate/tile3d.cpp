@@ -1,5 +1,5 @@
-/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh compiled as host C++, test/CMakeLists.txt
-   section 19 says): one cycle against doc/algorithm.md's cycle written literally in 3D (star and box, variable,
+/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh compiled as host C++, test/emulate.cmake
+   says): one cycle against doc/algorithm.md's cycle written literally in 3D (star and box, variable,
    constant and constant-inside (cint) coefficients, tiles with overlap, a tile long in z, a one-plane last tile, 8-wide
    rows with their threads interleaved), native and single (correction form, x ~ 1e6), from x = 0, and the transposed
    correction against the literal N^T b (the adjoint of the literal cycle from zero). */
