@@ -46,5 +46,5 @@ PETSC_INTERN PetscErrorCode HJCudaStencilTranspose(const HJLayout *, const HJSte
 PETSC_INTERN PetscErrorCode HJStencilToHost_CUDA(HJStencil *);
 /* extract/hjextractcheck.cu: testing, composed as PCHJacobiExtractCompare_C while the backend is set up */
 PETSC_INTERN PetscErrorCode HJCudaExtractCompare(PC, PetscInt, PetscInt *);
-/* omega/hjhashfill.cu: the omega estimate's start vector */
+/* hjcuda.cu: the omega estimate's start vector */
 PETSC_INTERN PetscErrorCode HJFillStart_CUDA(const HJLayout *, PetscScalar *);

@@ -1,5 +1,5 @@
 /* Private to the CUDA backend's .cu files: its context, the kernel plan of a stencil, and the entry points of its
-   stages (the device stencil: hjcudastencil.cu; the plan: plan/hjplan.cu; the cycle: cycle/hjcycle.cu). */
+   stages (the device stencil: hjcudastencil.cu; the plan: plan/hjplan.cu; the cycle: hjcycle.cu). */
 #pragma once
 
 #include "cuda/hjcudastencil.h"
@@ -58,6 +58,6 @@ PETSC_INTERN PetscErrorCode HJCudaStencilEnsure(HJStencil *, PetscInt, PetscBool
 PETSC_INTERN PetscErrorCode HJCudaPlanCreate(PC, HJStencil *, PetscBool, cudaStream_t, HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, const HJCudaPlan **);
-/* cycle/hjcycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
+/* hjcycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
 PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);
