@@ -35,7 +35,7 @@ one() {
   shift 2
   local o
   o=$(mpiexec -n "$np" "$@" -log_view 2>&1)
-  echo "$o" | grep -E '^RESULT|^PCSetUp |^PCHJacobiExtract |^PCHJacobiEstimate |^MatMult ' | sed "s/^/[$label] /" >>"$log"
+X
   local its time setup relres
   its=$(echo "$o" | sed -n 's/^RESULT.* its=\([0-9]*\) .*/\1/p' | tail -1)
   time=$(echo "$o" | sed -n 's/^RESULT.* time=\([0-9.e+-]*\) .*/\1/p' | tail -1)
@@ -102,7 +102,7 @@ for s in "${suites[@]}"; do
         setups=()
         for ((r = 0; r < reps; r++)); do
           o=$(mpiexec -n 1 $E45 ${v#*|} -log_view 2>&1 | grep -E '^PCSetUp |^KSPSolve |^PCHJacobiExtract |^PCHJacobiEstimate |^MatMult |^KSPSetUp ')
-          echo "$o" | sed "s/^/[${v%%|*} $r] /" >>"$log"
+          echo "$o" | sed "s|^|[${v%%|*} $r] |" >>"$log"
           setups+=("$(echo "$o" | awk '/^PCSetUp / {print $4}')")
         done
         echo "  ex45 129^3 ${v%%|*}: PCSetUp ${setups[*]} s" | tee -a "$log"

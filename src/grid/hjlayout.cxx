@@ -156,11 +156,11 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-void HJLayoutInteriorBox(const HJLayout *L, long long ilo[3], long long ihi[3])
+void HJLayoutInteriorBox(const HJLayout *L, PetscInt shell, long long ilo[3], long long ihi[3])
 {
   for (PetscInt d = 0; d < 3; d++) {
     const PetscBool whole = (PetscBool)(d >= L->dim || L->bnd[d] == DM_BOUNDARY_PERIODIC);
-    ilo[d]                = whole ? 0 : PetscMax(0, HJ_INTERIOR_SHELL - L->xs[d]);
-    ihi[d]                = whole ? L->xm[d] : PetscMin(L->xm[d], L->M[d] - HJ_INTERIOR_SHELL - L->xs[d]);
+    ilo[d]                = whole ? 0 : PetscMax(0, shell - L->xs[d]);
+    ihi[d]                = whole ? L->xm[d] : PetscMin(L->xm[d], L->M[d] - shell - L->xs[d]);
   }
 }

@@ -32,8 +32,11 @@ PetscErrorCode HostConstRows(const HJLayout *L, HostData *h, const HJStencil *st
 
     c->use = PETSC_FALSE;
     if (st->dof == 1 && !st->constant) {
-      HJLayoutInteriorBox(L, c->lo, c->hi);
-      c->use = HJStencilInteriorRow(L, st, c->lo, c->hi, row);
+      for (PetscInt shell = 1; shell <= HJ_INTERIOR_SHELL && !c->use; shell++) { /* the thinnest shell that works */
+        HJLayoutInteriorBox(L, shell, c->lo, c->hi);
+        c->use   = HJStencilInteriorRow(L, st, c->lo, c->hi, row);
+        c->shell = shell;
+      }
     }
     if (c->use) {
       const long long N = L->nlocal, nr = (c->hi[1] - c->lo[1]) * (c->hi[2] - c->lo[2]), no = st->noff;
@@ -202,7 +205,9 @@ PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
   if (h && hj->st.noff && hj->st.dof == 1) { /* rank 0's: the rows read in compact form */
     const HJHostConstRows *c = nullptr;
     PetscCall(HostConstRows(&hj->layout, h, &hj->st, 0, &c));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %s\n", hj->st.constant ? "constant stencil: no coefficient plane read" : (c->use ? "one row inside the 2-point boundary shell: coefficient planes read in the shell only" : "variable rows: coefficient planes read everywhere")));
+    if (hj->st.constant) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: constant stencil: no coefficient plane read\n"));
+    else if (c->use) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: one row inside the %" PetscInt_FMT "-point boundary shell: coefficient planes read in the shell only\n", c->shell));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: variable rows: coefficient planes read everywhere\n"));
   }
   if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -8,6 +8,7 @@
    HJStencilInteriorRow): the cycle reads no coefficient plane for them */
 typedef struct {
   PetscBool    use;               /* some rows are known constant */
+  PetscInt     shell;             /* the box is the points at least `shell` from the non-periodic faces (HJLayoutInteriorBox) */
   long long    lo[3], hi[3];      /* owned coordinates of the box of constant rows */
   PetscScalar  coef[26], invdiag; /* their row */
   /* the points of the box's rows (y, z inside it) outside it along x: nlo = lo[0] points before, nhi = xm - hi[0]

@@ -203,10 +203,12 @@ PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
-/* the box of this rank's points at least HJ_INTERIOR_SHELL points from every non-periodic face (owned coordinates,
-   [ilo, ihi), empty when ilo >= ihi somewhere): where a DMDA operator's rows are usually all alike */
-#define HJ_INTERIOR_SHELL 2 /* rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to them) */
-PETSC_INTERN void HJLayoutInteriorBox(const HJLayout *, long long[3], long long[3]);
+/* the box of this rank's points at least `shell` points from every non-periodic face (owned coordinates, [ilo, ihi),
+   empty when ilo >= ihi somewhere): where a DMDA operator's rows are usually all alike. HJ_INTERIOR_SHELL covers the
+   usual operators: rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to
+   them); the host backend first tries 1 (Dirichlet rows alone, as ex45's), which leaves fewer rows to read in full */
+#define HJ_INTERIOR_SHELL 2
+PETSC_INTERN void HJLayoutInteriorBox(const HJLayout *, PetscInt, long long[3], long long[3]);
 
 /* hjsplit.cxx: the tile ids of one cycle, those that read no ghost value the exchange writes first (the backends run
    them between PetscSFBcastBegin and End); halo[d]: the kernel reads a one-point halo along d */

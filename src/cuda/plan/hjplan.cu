@@ -284,7 +284,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscScalar ref[27];
     PetscBool   cint;
 
-    HJLayoutInteriorBox(ly, L->ilo, L->ihi); /* the host backend's box too */
+    HJLayoutInteriorBox(ly, HJ_INTERIOR_SHELL, L->ilo, L->ihi); /* the host backend's test too (it also tries a thinner shell) */
     PetscCall(HJCudaStencilInterior(d, L->ilo, L->ihi, ly->xm[0], ly->xm[1], stream, &cint, ref));
     L->cint = (int)cint;
     if (cint) {
