@@ -13,6 +13,7 @@
 #include <functional>
 #include "hjblock.cuh"
 #include "launch.h"
+#include <petschjacobi/private/hjdispatch.hpp>
 
 
 using namespace hjcuda;
@@ -252,6 +253,17 @@ static int CheckZero(const char *name, const Problem &p, int kind, int transpose
   return ok ? 0 : 1;
 }
 
+/* hj::DispatchTable's probe: entry (A, B, C) returns 100 A + 10 B + C */
+template <int A, bool B, int C>
+static int DispatchValue()
+{
+  return A * 100 + B * 10 + C;
+}
+struct DispatchProbe {
+  template <int A, int B, int C>
+  static constexpr int (*Get())() { return &DispatchValue<A, B == 1, C>; }
+};
+
 int main()
 {
   int     fail = 0;
@@ -314,6 +326,17 @@ int main()
     fail += Check("TileKernelStrip R=4, constant inside (cint)", pm, 1, true, 16, 13, 4, 2, 3, 0.9);
     fail += Check("TileKernelStrip R=8, constant inside (cint)", pm, 4, true, 16, 13, 4, 2, 3, 0.9);
     g_cint = false;
+  }
+  { /* hj::DispatchTable (the kernel tables of hjdispatch.cuh): every combination once, row-major, nullptr out of range */
+    int bad = 0;
+    for (int a = 0; a < 5; a++)
+      for (int b = 0; b < 2; b++)
+        for (int c = 0; c < 4; c++) bad += hj::DispatchTable<DispatchProbe, 5, 2, 4>::At(a, (bool)b, c)() != a * 100 + b * 10 + c;
+    bad += hj::DispatchTable<DispatchProbe, 5, 2, 4>::At(5, 0, 0) != nullptr;
+    bad += hj::DispatchTable<DispatchProbe, 5, 2, 4>::At(0, 2, 0) != nullptr;
+    bad += hj::DispatchTable<DispatchProbe, 5, 2, 4>::At(0, 0, -1) != nullptr;
+    std::printf("hjtest %s hj::DispatchTable 5 x 2 x 4: %d wrong entries\n", bad ? "FAIL" : "PASS", bad);
+    fail += bad != 0;
   }
   std::printf("hjtest %s\n", fail ? "FAIL (emulation)" : "PASS all checks");
   return fail;
