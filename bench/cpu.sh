@@ -35,7 +35,7 @@ one() {
   shift 2
   local o
   o=$(mpiexec -n "$np" "$@" -log_view 2>&1)
-X
+  echo "$o" | grep -E '^RESULT|^PCSetUp |^PCHJacobiExtract |^PCHJacobiEstimate |^MatMult |^KSPSetUp ' | sed "s|^|[$label] |" >>"$log"
   local its time setup relres
   its=$(echo "$o" | sed -n 's/^RESULT.* its=\([0-9]*\) .*/\1/p' | tail -1)
   time=$(echo "$o" | sed -n 's/^RESULT.* time=\([0-9.e+-]*\) .*/\1/p' | tail -1)
