@@ -13,10 +13,10 @@ static const char help[] = "C3/C4 of bench/README.md, the host cycle against its
 /* ex45's operator (examples/mg3d.c without its symmetric variant): Dirichlet points keep their diagonal */
 static PetscErrorCode Operator(DM da, Mat A)
 {
-  PetscInt     dim, mx, my, mz, xs, ys, zs, xm, ym, zm;
-  MatStencil   row, col[7];
-  PetscScalar  v[7];
-  PetscReal    hx, hy, hz, cx, cy, cz;
+  PetscInt    dim, mx, my, mz, xs, ys, zs, xm, ym, zm;
+  MatStencil  row, col[7];
+  PetscScalar v[7];
+  PetscReal   hx, hy, hz, cx, cy, cz;
 
   PetscFunctionBeginUser;
   PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
@@ -33,11 +33,18 @@ static PetscErrorCode Operator(DM da, Mat A)
           PetscCall(MatSetValuesStencil(A, 1, &row, 1, &row, v, INSERT_VALUES));
           continue;
         }
-        const PetscInt o[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
-        const PetscReal c[6]  = {cx, cx, cy, cy, cz, cz};
+        const PetscInt o[6][3] = {
+          {-1, 0,  0 },
+          {1,  0,  0 },
+          {0,  -1, 0 },
+          {0,  1,  0 },
+          {0,  0,  -1},
+          {0,  0,  1 }
+        };
+        const PetscReal c[6] = {cx, cx, cy, cy, cz, cz};
         for (PetscInt s = 0; s < 2 * dim; s++) {
           col[n].i = i + o[s][0], col[n].j = j + o[s][1], col[n].k = k + o[s][2], col[n].c = 0;
-          v[n++]   = -c[s];
+          v[n++] = -c[s];
         }
         col[n] = row;
         v[n++] = 2.0 * (cx + cy + cz);
@@ -189,10 +196,8 @@ int main(int argc, char **argv)
     bytes = 24.0 * N + 8.0 * (2 * dim + 1) * nshell;
     PetscCall(PCHJacobiGetTileSize(pc, &t[0], &t[1], &t[2]));
     PetscCall(PCHJacobiGetOverlap(pc, &o[0], &o[1], &o[2]));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cycle k %" PetscInt_FMT " tile %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": %.3f ms per cycle (%.2f MatMult), %.0f MB at least, %.2f GB/s = %.2f of the copy's bandwidth\n", klist[i], t[0], t[1], t[2], 1e3 * per, per / tmat,
-                          1e-6 * bytes, 1e-9 * bytes / per, bytes / per / bw));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT bench=cpucycle cpu=\"%s\" dim=%" PetscInt_FMT " n=%" PetscInt_FMT " k=%" PetscInt_FMT " tile=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " copy_ms=%.4f matmult_ms=%.4f cycle_ms=%.4f bytes=%.0f ratio_copy=%.3f\n", cpu, dim, n, klist[i], t[0], t[1], t[2],
-                          1e3 * tcopy, 1e3 * tmat, 1e3 * per, bytes, bytes / per / bw));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cycle k %" PetscInt_FMT " tile %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT ": %.3f ms per cycle (%.2f MatMult), %.0f MB at least, %.2f GB/s = %.2f of the copy's bandwidth\n", klist[i], t[0], t[1], t[2], 1e3 * per, per / tmat, 1e-6 * bytes, 1e-9 * bytes / per, bytes / per / bw));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT bench=cpucycle cpu=\"%s\" dim=%" PetscInt_FMT " n=%" PetscInt_FMT " k=%" PetscInt_FMT " tile=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " copy_ms=%.4f matmult_ms=%.4f cycle_ms=%.4f bytes=%.0f ratio_copy=%.3f\n", cpu, dim, n, klist[i], t[0], t[1], t[2], 1e3 * tcopy, 1e3 * tmat, 1e3 * per, bytes, bytes / per / bw));
   }
   PetscCall(KSPDestroy(&c.ksp));
   PetscCall(VecDestroy(&c.b));

@@ -27,16 +27,28 @@ PetscErrorCode HJBenchPoisson(MPI_Comm comm, PetscInt nx, PetscInt ny, PetscBool
   /* global indices straight from the local-to-global map: one MatSetValues per row (fast for 67M rows) */
   for (PetscInt j = ys; j < ys + ym; j++)
     for (PetscInt i = xs; i < xs + xm; i++) {
-      const PetscInt l = (i - gxs) + gxm * (j - gys);
+      const PetscInt l   = (i - gxs) + gxm * (j - gys);
       const PetscInt row = g[l];
       PetscInt       cols[5], n = 0;
       PetscScalar    v[5];
-      if (!oned && j > 0) { cols[n] = g[l - gxm]; v[n++] = -1.0; }
-      if (i > 0) { cols[n] = g[l - 1]; v[n++] = -1.0; }
+      if (!oned && j > 0) {
+        cols[n] = g[l - gxm];
+        v[n++]  = -1.0;
+      }
+      if (i > 0) {
+        cols[n] = g[l - 1];
+        v[n++]  = -1.0;
+      }
       cols[n] = g[l];
       v[n++]  = diag;
-      if (i < M - 1) { cols[n] = g[l + 1]; v[n++] = -1.0; }
-      if (!oned && j < N - 1) { cols[n] = g[l + gxm]; v[n++] = -1.0; }
+      if (i < M - 1) {
+        cols[n] = g[l + 1];
+        v[n++]  = -1.0;
+      }
+      if (!oned && j < N - 1) {
+        cols[n] = g[l + gxm];
+        v[n++]  = -1.0;
+      }
       PetscCall(MatSetValues(*A, 1, &row, n, cols, v, INSERT_VALUES));
     }
   PetscCall(ISLocalToGlobalMappingRestoreIndices(ltog, &g));
@@ -76,7 +88,7 @@ PetscErrorCode HJBenchSync(Vec v)
 PetscErrorCode HJBenchDeviceQuery(Vec v, HJBenchDevice *d)
 {
   PetscBool   iscuda = PETSC_FALSE;
-  const char *env = getenv("HJ_GPU");
+  const char *env    = getenv("HJ_GPU");
 
   PetscFunctionBeginUser;
   PetscCall(PetscMemzero(d, sizeof(*d)));
@@ -141,7 +153,7 @@ PetscErrorCode HJBenchCSVOpen(MPI_Comm comm, const char *path, const char *heade
       char first[1024] = "";
       if (fgets(first, sizeof(first), old)) {
         first[strcspn(first, "\r\n")] = 0;
-        same = strcmp(first, header) == 0;
+        same                          = strcmp(first, header) == 0;
       }
       fclose(old);
     }

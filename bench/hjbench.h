@@ -13,11 +13,11 @@
 /* GPU properties that B5 needs (zero when unknown: no CUDA runtime or host vectors). */
 typedef struct {
   char      name[256];
-  int       sm_count;      /* multiprocessors */
-  double    clock_hz;      /* peak SM clock */
-  double    mem_clock_hz;  /* peak memory clock */
+  int       sm_count;     /* multiprocessors */
+  double    clock_hz;     /* peak SM clock */
+  double    mem_clock_hz; /* peak memory clock */
   int       bus_width_bits;
-  long long smem_per_sm;   /* shared memory per SM, bytes */
+  long long smem_per_sm; /* shared memory per SM, bytes */
   long long l2_bytes;
 } HJBenchDevice;
 

@@ -74,7 +74,7 @@ static const char *const RhsKinds[] = {"one", "paper", "RhsKind", "RHS_", NULL};
 typedef struct {
   PetscInt  nx, ny;
   PetscBool oned;
-  PetscReal beta;   /* b = beta everywhere */
+  PetscReal beta; /* b = beta everywhere */
   DM        da;
   Mat       A;
   Vec       b, x, r, xsave;
@@ -240,7 +240,7 @@ static PetscErrorCode StockKSPCreate(Problem *P, PetscBool norms, PetscReal rtol
 /* (a): the first cycle count n with ||b - A x_n|| <= rtol ||b - A x_0||, x_0 = 1 */
 static PetscErrorCode CountCycles(KSP ksp, Problem *P, const Settings *S, PetscInt maxc, PetscInt *count, PetscInt *ran, double *secs, SearchStatus *status)
 {
-  const PetscReal tol = S->rtol * P->rnorm0;
+  const PetscReal tol  = S->rtol * P->rnorm0;
   PetscInt        done = 0, chunk = 1;
   PetscReal       rn;
   double          t0 = MPI_Wtime();
@@ -365,7 +365,7 @@ static PetscErrorCode ExactClassicCount(PetscInt nx, PetscInt ny, PetscBool oned
       const PetscReal c  = oned ? beta * S[0][i] - M[0][i] : beta * S[0][i] * S[1][j] - M[0][i] * S[1][j] - S[0][i] * M[1][j];
       const PetscReal mu = oned ? 1.0 - omega * lam[0][i] / 2.0 : 1.0 - omega * (lam[0][i] + lam[1][j]) / 4.0;
       total += c * c;
-      cmax = PetscMax(cmax, c * c);
+      cmax         = PetscMax(cmax, c * c);
       c2[nterms]   = c * c;
       l2[nterms++] = 2.0 * PetscLogReal(PetscMax(PetscAbsReal(mu), 1e-300));
     }
@@ -457,7 +457,8 @@ static PetscErrorCode EmitRow(MPI_Comm comm, const Output *out, const Row *r, do
   if (out->fp32c) PetscCall(PetscSNPrintf(x32, sizeof(x32), " %8.3f", sp32));
   PetscCall(PetscPrintf(comm, "%-12s %-7s %4" PetscInt_FMT " %3" PetscInt_FMT " %10" PetscInt_FMT " %11.4e %11.4e %8.3f%s %8.3f %3" PetscInt_FMT "  %s\n", r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, x32, sps, r->reps, r->how));
   if (out->csv) {
-    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%s,%.4f\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how, out->rhs, out->ny, out->inner, sp32);
+    fprintf(out->csv, "%s,%s,%s,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.4f,%.4f,%" PetscInt_FMT ",%s,%s,%" PetscInt_FMT ",%s,%.4f\n", out->dev.name, HJBenchCommit(), out->mode, out->nx, r->method, tile, r->k, r->o, r->cycles, r->time, r->tpc, spc, sps, r->reps, r->how,
+            out->rhs, out->ny, out->inner, sp32);
     fflush(out->csv);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -474,15 +475,15 @@ static PetscErrorCode PrintTableHeader(MPI_Comm comm, const Output *out)
    out->fp32c also classic fp32's measured count against them (not part of OK/MISMATCH: fp32 rounding may move it) */
 static PetscErrorCode Validate(MPI_Comm comm, PetscInt n0, PetscBool oned, RhsKind rhs, const Settings *S0, PetscReal omega, const Output *out)
 {
-  Problem      Q;
-  KSP          ksp;
-  PC           pc;
-  Settings     S = *S0;
-  PetscInt     measured, ran, stock, exact;
-  double       secs;
-  SearchStatus st;
+  Problem        Q;
+  KSP            ksp;
+  PC             pc;
+  Settings       S = *S0;
+  PetscInt       measured, ran, stock, exact;
+  double         secs;
+  SearchStatus   st;
   PetscErrorCode serr;
-  Row          row = {"count_check", 0, 0, 1, 0, 0, NAN, NAN, 0, ""};
+  Row            row = {"count_check", 0, 0, 1, 0, 0, NAN, NAN, 0, ""};
 
   PetscFunctionBeginUser;
   S.exact_count = PETSC_TRUE;
@@ -640,7 +641,7 @@ int main(int argc, char **argv)
       const char *cs = c < nconfstr ? confstr[c] : extrastr[c - nconfstr];
       long        k = 0, o = 0;
       char        tl[64] = "";
-      int         n = sscanf(cs, "%ld:%ld:%63s", &k, &o, tl);
+      int         n      = sscanf(cs, "%ld:%ld:%63s", &k, &o, tl);
       PetscCheck(n >= 2 && k >= 1 && o >= 0, comm, PETSC_ERR_ARG_WRONG, "paper: -configs/-extra_configs entry '%s' is not k:o[:tile]", cs);
       conf[nconf].k  = (PetscInt)k;
       conf[nconf].o  = (PetscInt)o;
@@ -670,11 +671,12 @@ int main(int argc, char **argv)
   out.rhs  = rhs == RHS_PAPER ? "paper" : "one";
   PetscCall(PetscStrncpy(out.inner, inner, sizeof(out.inner)));
   out.fp32c = fp32c;
-  out.nx   = nx;
-  out.ny   = ny;
+  out.nx    = nx;
+  out.ny    = ny;
   PetscCall(VecGetType(P.x, &vt));
   PetscCall(MatGetType(P.A, &mt));
-  PetscCall(PetscPrintf(comm, "== paper.c %s: %s, %" PetscInt_FMT " x %" PetscInt_FMT " (%s), b = %g%s, x0 = 1, rtol %g, ||r0|| = %.6e\n", oned ? "B2" : "B1", oned ? "1D Poisson copies (x couplings only, diag 2)" : "2D 5-point Poisson (diag 4)", nx, ny, oned ? "n x copies" : "grid", (double)P.beta, rhs == RHS_PAPER ? " (= h^2, the paper's scaling)" : "", (double)S.rtol, (double)P.rnorm0));
+  PetscCall(PetscPrintf(comm, "== paper.c %s: %s, %" PetscInt_FMT " x %" PetscInt_FMT " (%s), b = %g%s, x0 = 1, rtol %g, ||r0|| = %.6e\n", oned ? "B2" : "B1", oned ? "1D Poisson copies (x couplings only, diag 2)" : "2D 5-point Poisson (diag 4)", nx, ny, oned ? "n x copies" : "grid",
+                        (double)P.beta, rhs == RHS_PAPER ? " (= h^2, the paper's scaling)" : "", (double)S.rtol, (double)P.rnorm0));
   PetscCall(PetscPrintf(comm, "   device %s, vectors %s, matrix %s, omega %g, commit %s, setup %.2f s, budget %s%g s, %" PetscInt_FMT " hierarchical configurations queued\n", out.dev.name, vt, mt, (double)omega, HJBenchCommit(), tsetup, max_seconds > 0 ? "" : "none ", max_seconds, nconf));
   PetscCall(PetscPrintf(comm, "   time = median of %" PetscInt_FMT " runs of exactly `cycles` cycles from x0 = 1 (MPI_Wtime around KSPSolve + device sync), no norms; stock = its time/iteration x classic's count\n", reps));
 
@@ -690,7 +692,7 @@ int main(int argc, char **argv)
     SearchStatus st = SEARCH_OK;
     if (ccmode != CLASSIC_MEASURE) PetscCall(ExactClassicCount(nx, ny, oned, P.beta, omega, S.rtol, HJB_BIG, &classic_exact));
     if (ccmode == CLASSIC_EXACT) {
-      double tt;
+      double   tt;
       PetscInt tc = PetscMax(1, classic_time_cycles);
       PetscCheck(classic_exact > 0, comm, PETSC_ERR_PLIB, "paper: the exact classic count failed");
       PetscCall(TimeRun(ksp, &P, &S, tc, reps, &tt));
@@ -756,7 +758,7 @@ int main(int argc, char **argv)
     PC          pc32;
     PetscInt    tc = PetscMax(1, PetscMin(classic_time_cycles, rc.cycles)), ntry = nf32 ? nf32 : (oned ? 3 : 2);
     const char *deftiles[3] = {"32", oned ? "128" : "64", "512"};
-    double      tbest = -1;
+    double      tbest       = -1;
     char        tried[128] = "", warn[64] = "";
     PetscReal   dn, xn;
 
@@ -857,7 +859,8 @@ int main(int argc, char **argv)
     }
     PetscCall(CountCycles(ksp, &P, &S, maxc, &r.cycles, &ran, &secs, &st));
     if (st == SEARCH_BUDGET) {
-      PetscCall(PetscPrintf(comm, "-- time budget used up during the cycle search of tile %" PetscInt_FMT "x%" PetscInt_FMT " k %" PetscInt_FMT " o %" PetscInt_FMT " (%" PetscInt_FMT " cycles in %.1f s); stopping\n", conf[c].tx, conf[c].ty, conf[c].k, conf[c].o, ran, secs));
+      PetscCall(PetscPrintf(comm, "-- time budget used up during the cycle search of tile %" PetscInt_FMT "x%" PetscInt_FMT " k %" PetscInt_FMT " o %" PetscInt_FMT " (%" PetscInt_FMT " cycles in %.1f s); stopping\n", conf[c].tx, conf[c].ty, conf[c].k,
+                            conf[c].o, ran, secs));
       break;
     }
     if (st != SEARCH_OK) {
@@ -883,7 +886,8 @@ int main(int argc, char **argv)
     if (best.cycles < 0 || r.time < best.time) best = r;
   }
   if (best.cycles >= 0)
-    PetscCall(PetscPrintf(comm, "\nbest: tile %" PetscInt_FMT "x%" PetscInt_FMT ", k %" PetscInt_FMT ", overlap %" PetscInt_FMT ": %" PetscInt_FMT " cycles, %.4e s; %.2fx classic, %.2fx stock PETSc (stock = time/iteration x classic's count)\n", best.tx, best.ty, best.k, best.o, best.cycles, best.time, rc.time / best.time, rs.time / best.time));
+    PetscCall(PetscPrintf(comm, "\nbest: tile %" PetscInt_FMT "x%" PetscInt_FMT ", k %" PetscInt_FMT ", overlap %" PetscInt_FMT ": %" PetscInt_FMT " cycles, %.4e s; %.2fx classic, %.2fx stock PETSc (stock = time/iteration x classic's count)\n", best.tx,
+                          best.ty, best.k, best.o, best.cycles, best.time, rc.time / best.time, rs.time / best.time));
   if (best.cycles >= 0 && fp32c && rf.time > 0)
     PetscCall(PetscPrintf(comm, "      fp32: %.2fx classic fp32 (the method's gain at equal precision); classic fp32 is %.2fx fp64 classic (the precision's gain at k = 1)\n", rf.time / best.time, rc.time / rf.time));
   PetscCall(PetscPrintf(comm, "total wall time %.1f s\n", MPI_Wtime() - tstart));

@@ -230,8 +230,7 @@ static PetscErrorCode Emit(FILE *csv, const HJBenchDevice *dev, PetscInt n, cons
   if (csv) {
     const double hb = r->hbm / r->t, sb = r->smem / r->t;
     PetscCheck(!strchr(r->note, ','), PETSC_COMM_SELF, PETSC_ERR_PLIB, "roofline: a CSV note must not hold a comma: %s", r->note);
-    fprintf(csv, "%s,%s,%" PetscInt_FMT ",%s,%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.6e,%.6e,%.4f,%s\n", dev->name, HJBenchCommit(), n, r->test, r->kernel, r->sbytes, r->tile, r->k, r->o, r->reps, r->ops, r->t, r->pts / r->t, r->hbm, hb,
-            r->hbm > 0 && copybw > 0 ? hb / copybw : NAN, r->hbm > 0 && hbmpeak > 0 ? hb / hbmpeak : NAN, r->smem, sb, r->smem > 0 && smempeak > 0 ? sb / smempeak : NAN, r->note);
+    fprintf(csv, "%s,%s,%" PetscInt_FMT ",%s,%s,%d,%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ",%.6e,%.6e,%.6e,%.6e,%.4f,%.4f,%.6e,%.6e,%.4f,%s\n", dev->name, HJBenchCommit(), n, r->test, r->kernel, r->sbytes, r->tile, r->k, r->o, r->reps, r->ops, r->t, r->pts / r->t, r->hbm, hb, r->hbm > 0 && copybw > 0 ? hb / copybw : NAN, r->hbm > 0 && hbmpeak > 0 ? hb / hbmpeak : NAN, r->smem, sb, r->smem > 0 && smempeak > 0 ? sb / smempeak : NAN, r->note);
     fflush(csv);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -249,7 +248,7 @@ int main(int argc, char **argv)
 {
   MPI_Comm      comm;
   PetscInt      n = 8192, reps = 5, tile = 32, overlap = 0, klist[16] = {16, 32, 64}, nk = 3, xs, ys, xm, ym, ops;
-  PetscReal     target = 0.1;
+  PetscReal     target                      = 0.1;
   char          csvpath[PETSC_MAX_PATH_LEN] = "";
   DM            da;
   Mat           A;
@@ -320,8 +319,9 @@ int main(int argc, char **argv)
   if (dev.mem_clock_hz > 0 && dev.bus_width_bits > 0) hbmpeak = 2.0 * dev.mem_clock_hz * dev.bus_width_bits / 8.0;
   PetscCall(PetscPrintf(comm, "== roofline.c (B5): %" PetscInt_FMT " x %" PetscInt_FMT " 2D Poisson, fp64 (%.0f MB per array), vectors %s, device %s, commit %s, setup %.1f s\n", n, n, 8 * pts / 1e6, vt, dev.name, HJBenchCommit(), tsetup));
   if (smempeak > 0)
-    PetscCall(PetscPrintf(comm, "   device properties: %d SMs, SM clock %.0f MHz, shared memory %lld B/SM, L2 %.1f MB; memory clock %.0f MHz x %d-bit bus\n"
-                                "   shared-memory peak = 32 banks x 4 B/clock/SM x %d SMs x %.3f GHz = %.2f TB/s; HBM peak = 2 x %.0f MHz x %d bit / 8 = %.2f TB/s\n",
+    PetscCall(PetscPrintf(comm,
+                          "   device properties: %d SMs, SM clock %.0f MHz, shared memory %lld B/SM, L2 %.1f MB; memory clock %.0f MHz x %d-bit bus\n"
+                          "   shared-memory peak = 32 banks x 4 B/clock/SM x %d SMs x %.3f GHz = %.2f TB/s; HBM peak = 2 x %.0f MHz x %d bit / 8 = %.2f TB/s\n",
                           dev.sm_count, dev.clock_hz / 1e6, dev.smem_per_sm, dev.l2_bytes / 1e6, dev.mem_clock_hz / 1e6, dev.bus_width_bits, dev.sm_count, dev.clock_hz / 1e9, smempeak / 1e12, dev.mem_clock_hz / 1e6, dev.bus_width_bits, hbmpeak / 1e12));
   else PetscCall(PetscPrintf(comm, "   device properties: not available (host vectors or no CUDA runtime): no peak ratios\n"));
   PetscCall(PetscPrintf(comm, "   every figure is the median of %" PetscInt_FMT " repetitions of about %g s each (MPI_Wtime around the operations + device sync)\n", reps, (double)target));
@@ -371,10 +371,10 @@ int main(int argc, char **argv)
     long long loc[4], glob[4], ntx, nty, swx, swy;
     TileSums(xm, tile, overlap, &ntx, &swx);
     TileSums(ym, tile, overlap, &nty, &swy);
-    loc[0] = swx * swy;                       /* updates per sweep: sum of working-region areas */
+    loc[0] = swx * swy;                         /* updates per sweep: sum of working-region areas */
     loc[1] = (swx + 2 * ntx) * (swy + 2 * nty); /* working regions with their halo */
-    loc[2] = (long long)xm * ym;              /* owned points: written once */
-    loc[3] = ntx * nty;                       /* tiles */
+    loc[2] = (long long)xm * ym;                /* owned points: written once */
+    loc[3] = ntx * nty;                         /* tiles */
     PetscCallMPI(MPI_Allreduce(loc, glob, 4, MPI_LONG_LONG, MPI_SUM, comm));
     upsweep = glob[0];
     halo    = glob[1];

@@ -45,7 +45,7 @@ static PetscErrorCode Assemble(DM da, PetscInt dim, PetscInt dof, Mat A)
         const PetscInt nat  = i + M[0] * (j + M[1] * k);
         PetscInt       cols[7], n = 1;
         PetscReal      sum = 0;
-        cols[0] = g[l];
+        cols[0]            = g[l];
         for (PetscInt d = 0; d < dim; d++)
           for (PetscInt s = -1; s <= 1; s += 2) {
             const PetscInt step = d == 0 ? 1 : (d == 1 ? gm[0] : gm[0] * gm[1]);
@@ -155,8 +155,8 @@ int main(int argc, char **argv)
   PetscCall(EventSoFar("PCHJacobiExtract", &e2, &c2));
   PetscCall(PCApply(pc, x, y));
 
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SETUP %s: %" PetscInt_FMT "D %" PetscInt_FMT "^%" PetscInt_FMT " dof %" PetscInt_FMT ", %d ranks | MatMult %.3f ms | PCSetUp full %.3f ms = %.2f MatMults, PCHJacobiExtract %.3f ms = %.2f MatMults (%d calls) | PCSetUp values %.3f ms = %.2f MatMults, PCHJacobiExtract %.3f ms = %.2f MatMults (%d calls)\n", dev.name, dim, n, dim, dof,
-                        (int)size, 1e3 * tmm, 1e3 * tfull, tfull / tmm, 1e3 * (e1 - e0), (e1 - e0) / tmm, c1 - c0, 1e3 * tval, tval / tmm, c2 > c1 ? 1e3 * (e2 - e1) / (c2 - c1) : 0.0, c2 > c1 ? (e2 - e1) / (c2 - c1) / tmm : 0.0, c2 - c1));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "SETUP %s: %" PetscInt_FMT "D %" PetscInt_FMT "^%" PetscInt_FMT " dof %" PetscInt_FMT ", %d ranks | MatMult %.3f ms | PCSetUp full %.3f ms = %.2f MatMults, PCHJacobiExtract %.3f ms = %.2f MatMults (%d calls) | PCSetUp values %.3f ms = %.2f MatMults, PCHJacobiExtract %.3f ms = %.2f MatMults (%d calls)\n",
+                        dev.name, dim, n, dim, dof, (int)size, 1e3 * tmm, 1e3 * tfull, tfull / tmm, 1e3 * (e1 - e0), (e1 - e0) / tmm, c1 - c0, 1e3 * tval, tval / tmm, c2 > c1 ? 1e3 * (e2 - e1) / (c2 - c1) : 0.0, c2 > c1 ? (e2 - e1) / (c2 - c1) / tmm : 0.0, c2 - c1));
   PetscCall(PCDestroy(&pc));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&y));

@@ -41,8 +41,8 @@ static PetscErrorCode Assemble(DM da, PetscReal k, PetscScalar shift, Mat A)
         PetscInt        n   = 0;
         const PetscBool bnd = (PetscBool)(i == 0 || j == 0 || i == m[0] - 1 || j == m[1] - 1 || (dim == 3 && (kk == 0 || kk == m[2] - 1)));
 
-        col[n]  = row;
-        v[n++]  = bnd ? 2.0 * dim : diag;
+        col[n] = row;
+        v[n++] = bnd ? 2.0 * dim : diag;
         for (PetscInt d = 0; d < dim && !bnd; d++)
           for (PetscInt s = -1; s <= 1; s += 2) {
             MatStencil q = row;

@@ -4,6 +4,7 @@ whose levels are smoothed by hierarchical Jacobi. Every level is re-discretised 
 Defaults, each replaced by the same option given on the command line:\n\
   -ksp_type fgmres -ksp_rtol 1e-8 -pc_type mg -pc_mg_levels <coarsen down to about 5^3>\n\
   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi   (the last three only when the PC is mg)\n\
+  -mg_levels_up_ksp_type, -mg_levels_up_pc_type: the same as the down-smoothers' (used with -pc_mg_distinct_smoothup)\n\
 Grid: -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 (each n with n - 1 divisible by 2^(levels-1)).\n\
 Hierarchical Jacobi on every level: -mg_levels_pc_hjacobi_tile 8 -mg_levels_pc_hjacobi_subiterations 4 ...\n\
 Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
@@ -28,9 +29,9 @@ static PetscErrorCode Spacing(DM da, PetscReal *hxhydhz, PetscReal *hxhzdhy, Pet
 
   PetscFunctionBeginUser;
   PetscCall(DMDAGetInfo(da, &dim, &mx, &my, &mz, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  hx = 1.0 / (mx - 1);
-  hy = 1.0 / (my - 1);
-  hz = dim == 3 ? 1.0 / (mz - 1) : 1.0;
+  hx       = 1.0 / (mx - 1);
+  hy       = 1.0 / (my - 1);
+  hz       = dim == 3 ? 1.0 / (mz - 1) : 1.0;
   *hxhydhz = dim == 3 ? hx * hy / hz : 0.0;
   *hxhzdhy = hx * hz / hy;
   *hyhzdhx = hy * hz / hx;
@@ -60,11 +61,18 @@ static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
   for (PetscInt k = zs; k < zs + zm; k++) {
     for (PetscInt j = ys; j < ys + ym; j++) {
       for (PetscInt i = xs; i < xs + xm; i++) {
-        MatStencil  row = {.k = k, .j = j, .i = i};
-        MatStencil  col[7] = {row, {.k = k, .j = j - 1, .i = i}, {.k = k, .j = j + 1, .i = i}, {.k = k, .j = j, .i = i - 1}, {.k = k, .j = j, .i = i + 1}, {.k = k - 1, .j = j, .i = i}, {.k = k + 1, .j = j, .i = i}};
-        PetscScalar v[7]   = {2.0 * (cx + cy + cz), -cy, -cy, -cx, -cx, -cz, -cz};
-        PetscBool   bnd    = OnBoundary(dim, i, j, k, mx, my, mz);
-        PetscInt    n      = bnd ? 1 : 2 * dim + 1;
+        MatStencil row    = {.k = k, .j = j, .i = i};
+        MatStencil col[7] = {
+          row, {.k = k,     .j = j - 1, .i = i    },
+           {.k = k,     .j = j + 1, .i = i    },
+           {.k = k,     .j = j,     .i = i - 1},
+           {.k = k,     .j = j,     .i = i + 1},
+           {.k = k - 1, .j = j,     .i = i    },
+           {.k = k + 1, .j = j,     .i = i    }
+        };
+        PetscScalar v[7] = {2.0 * (cx + cy + cz), -cy, -cy, -cx, -cx, -cz, -cz};
+        PetscBool   bnd  = OnBoundary(dim, i, j, k, mx, my, mz);
+        PetscInt    n    = bnd ? 1 : 2 * dim + 1;
 
         if (symmetric && !bnd) { /* keep only the interior neighbours */
           n = 1;
@@ -104,7 +112,7 @@ static PetscErrorCode ComputeRHS(KSP ksp, Vec b, void *ctx)
         const PetscBool bnd = OnBoundary(dim, i, j, k, mx, my, mz);
         PetscScalar    *v   = &ba[(i - xs) + xm * ((j - ys) + ym * (k - zs))];
         *v                  = bnd ? 2.0 * (cx + cy + cz) : vol; /* u = 1 on the boundary, -Laplacian u = 1 */
-        if (symmetric && !bnd) /* the boundary neighbours' known values (1) times their couplings */
+        if (symmetric && !bnd)                                  /* the boundary neighbours' known values (1) times their couplings */
           *v += (i == 1) * cx + (i == mx - 2) * cx + (j == 1) * cy + (j == my - 2) * cy + (dim == 3) * ((k == 1) * cz + (k == mz - 2) * cz);
       }
   PetscCall(VecRestoreArray(b, &ba));
@@ -143,13 +151,22 @@ static PetscErrorCode DefaultMultigrid(DM da)
   PetscCall(DefaultOption("-pc_mg_levels", value));
   PetscCall(DefaultOption("-mg_levels_ksp_type", KSPRICHARDSON));
   PetscCall(DefaultOption("-mg_levels_pc_type", PCHJACOBI));
+  { /* -pc_mg_distinct_smoothup: PCMG gives the up-smoothers their own prefix (mg_levels_N_up_) and its defaults
+       (Chebyshev/SOR); here they are the down-smoothers' types unless given */
+    char      t[64];
+    PetscBool set;
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-mg_levels_ksp_type", t, sizeof(t), &set));
+    if (set) PetscCall(DefaultOption("-mg_levels_up_ksp_type", t));
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-mg_levels_pc_type", t, sizeof(t), &set));
+    if (set) PetscCall(DefaultOption("-mg_levels_up_pc_type", t));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* "fgmres + mg (4 levels, smoother richardson/hjacobi)" */
 static PetscErrorCode Describe(KSP ksp, char text[], size_t len, PetscInt *levels)
 {
-  KSPType   ktype, stype = "";
+  KSPType   ktype, stype  = "";
   PCType    ptype, sptype = "";
   PC        pc;
   PetscBool ismg;
@@ -221,7 +238,7 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
 /* -sweep entry "k:omega:its:tile" applied to every level's smoother (levels whose PC is not hjacobi are skipped) */
 static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char tag[], size_t len)
 {
-  PC       pc;
+  PC        pc;
   PetscInt  levels, k = 4, its = 2, tile = 0;
   double    omega = 1.0;
   PetscBool ismg;
@@ -252,11 +269,11 @@ static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char
 
 int main(int argc, char **argv)
 {
-  KSP                ksp;
-  DM                 da;
-  Vec                x, b;
-  PetscInt           dim = 3, mx, my, mz, nsweep = 64;
-  char              *sweep[64];
+  KSP      ksp;
+  DM       da;
+  Vec      x, b;
+  PetscInt dim = 3, mx, my, mz, nsweep = 64;
+  char    *sweep[64];
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));

@@ -151,10 +151,10 @@ static PetscErrorCode ResidualNorm(Mat A, Vec b, Vec x, PetscReal *norm)
 typedef struct {
   KSP            ksp;
   char           name[256], fields[256], shortname[64];
-  PetscReal      rnorm0;     /* ||b - A x0||, set by the convergence test */
-  PetscInt       cycles;     /* to convergence */
-  PetscLogDouble time;       /* to convergence */
-  PetscLogDouble cycletime;  /* median time of the -time_cycles measurement */
+  PetscReal      rnorm0;    /* ||b - A x0||, set by the convergence test */
+  PetscInt       cycles;    /* to convergence */
+  PetscLogDouble time;      /* to convergence */
+  PetscLogDouble cycletime; /* median time of the -time_cycles measurement */
 } Solver;
 
 /* the convergence run: a short warm-up solve, then the solve that counts cycles */
@@ -211,7 +211,7 @@ int main(int argc, char **argv)
   Vec         b, x;
   Solver      s[2];
   PetscInt    n = 128, M, N, timecycles = -1, reps = 5, first;
-  PetscReal   rtol = 1e-4, r0;
+  PetscReal   rtol   = 1e-4, r0;
   PetscBool   jacobi = PETSC_TRUE, converge = PETSC_TRUE;
   PetscMPIInt size;
   VecType     vtype;

@@ -70,7 +70,7 @@ int main(int argc, char **argv)
   PC                 pc;
   PCType             pctype;
   VecType            vtype;
-  PetscInt           n = 128, M, N, its;
+  PetscInt           n        = 128, M, N, its;
   PetscReal          contrast = 10, rnorm, bnorm;
   PetscLogDouble     t0, t1;
   KSPConvergedReason reason;

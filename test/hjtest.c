@@ -328,11 +328,10 @@ PetscErrorCode HJProblemFillVec(HJProblem *p, PetscInt vseed, Vec v)
 PetscErrorCode HJProblemView(HJProblem *p, const HJParams *par)
 {
   PetscFunctionBeginUser;
-  PetscCall(PetscPrintf(p->comm, "hjtest config: dim %" PetscInt_FMT " grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " couplings %s dmda %s%s%s",
-                        p->dim, p->M[0], p->M[1], p->M[2], p->m[0], p->m[1], p->m[2], p->box ? "box" : "star", p->stardmda ? "star" : "box", p->periodic ? " periodic" : "", p->symmetric ? " symmetric" : ""));
+  PetscCall(PetscPrintf(p->comm, "hjtest config: dim %" PetscInt_FMT " grid %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " couplings %s dmda %s%s%s", p->dim, p->M[0], p->M[1], p->M[2], p->m[0], p->m[1], p->m[2], p->box ? "box" : "star", p->stardmda ? "star" : "box", p->periodic ? " periodic" : "", p->symmetric ? " symmetric" : ""));
   if (par) {
-    PetscCall(PetscPrintf(p->comm, " | tile %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " overlap %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " subits %" PetscInt_FMT " cycles %" PetscInt_FMT " omega %g", par->t[0], par->t[1], par->t[2], par->o[0], par->o[1], par->o[2], par->k, par->c,
-                          (double)par->w));
+    PetscCall(PetscPrintf(p->comm, " | tile %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " overlap %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " subits %" PetscInt_FMT " cycles %" PetscInt_FMT " omega %g", par->t[0], par->t[1], par->t[2],
+                          par->o[0], par->o[1], par->o[2], par->k, par->c, (double)par->w));
     if (par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV || par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED) PetscCall(PetscPrintf(p->comm, " weights %s on [%g, %g]", PCHJacobiWeightsTypes[par->wtype], (double)par->lo, (double)par->hi));
     else PetscCall(PetscPrintf(p->comm, " weights %s", PCHJacobiWeightsTypes[par->wtype]));
   }

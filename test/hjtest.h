@@ -15,12 +15,12 @@ typedef struct {
   MPI_Comm    comm;
   PetscMPIInt rank, size;
   DM          da;
-  PetscInt    dim, dof, sw;     /* dimension, fields per point, DMDA stencil width */
-  PetscInt    M[3];             /* grid points per dimension (1 in unused dimensions) */
-  PetscInt    m[3];             /* ranks per dimension */
-  PetscInt   *lr[3], *ls[3];    /* ownership ranges per dimension and their prefix sums */
-  PetscInt    N;                /* grid points */
-  PetscInt   *petsc_of_nat;     /* natural index i + M0*(j + M1*k) -> PETSc index (grid point) */
+  PetscInt    dim, dof, sw;  /* dimension, fields per point, DMDA stencil width */
+  PetscInt    M[3];          /* grid points per dimension (1 in unused dimensions) */
+  PetscInt    m[3];          /* ranks per dimension */
+  PetscInt   *lr[3], *ls[3]; /* ownership ranges per dimension and their prefix sums */
+  PetscInt    N;             /* grid points */
+  PetscInt   *petsc_of_nat;  /* natural index i + M0*(j + M1*k) -> PETSc index (grid point) */
   PetscBool   periodic, box, stardmda, symmetric, dirichlet_boundary, wide;
   PetscBool   zero_y;           /* every coupling along y is an explicitly stored zero (independent rows, B2) */
   PetscBool   constant;         /* couplings depend only on the offset, one diagonal value (Dirichlet rows aside) */
@@ -29,9 +29,9 @@ typedef struct {
   PetscInt    corner_row;       /* natural index of a row that has the box couplings also when the others are star, -1: none */
   PetscBool   dirichlet_cdiag;  /* constant operators: Dirichlet rows take the constant diagonal too (only couplings differ) */
   PetscReal   dirichlet_fraction;
-  PetscInt    seed;             /* pattern seed (Dirichlet rows); values take their own seed */
+  PetscInt    seed;                            /* pattern seed (Dirichlet rows); values take their own seed */
   PetscInt    zero_diag_row, missing_diag_row; /* natural index of a row with a zero / absent diagonal, -1: none */
-  char        dmkind[16];       /* "da" (DMCreateMatrix), "none" (MatCreate, no DM), "shell" (a DMShell on the PC) */
+  char        dmkind[16];                      /* "da" (DMCreateMatrix), "none" (MatCreate, no DM), "shell" (a DMShell on the PC) */
   PetscBool   prealloc_only;
 } HJProblem;
 
@@ -39,10 +39,10 @@ typedef struct {
 
 typedef struct {
   PetscInt         t[3], o[3], k, c;
-  PetscReal        w;                   /* omega (the weight of every sweep when the weights are constant) */
-  PCHJacobiWeights wtype;               /* the weights in use after setup: constant, chebyshev or chebyshev_squared */
-  PetscReal        lo, hi;              /* the Chebyshev interval in use (0 for constant weights) */
-  PetscReal        wts[HJ_MAX_SWEEPS];  /* wts[j]: the weight of sweep j (0-based), in the order the PC runs them */
+  PetscReal        w;                  /* omega (the weight of every sweep when the weights are constant) */
+  PCHJacobiWeights wtype;              /* the weights in use after setup: constant, chebyshev or chebyshev_squared */
+  PetscReal        lo, hi;             /* the Chebyshev interval in use (0 for constant weights) */
+  PetscReal        wts[HJ_MAX_SWEEPS]; /* wts[j]: the weight of sweep j (0-based), in the order the PC runs them */
 } HJParams;
 
 typedef struct {

@@ -6,7 +6,7 @@ static const char help[] = "Operators that change under one PCHJACOBI, each resu
 #include "hjtest.h"
 #include <string.h>
 
-static PetscInt nchecks, nfail;
+static PetscInt  nchecks, nfail;
 static PetscReal tol = 1e-12;
 
 /* PCApply and 2 Richardson iterations from a nonzero guess against the reference on (p, A) */
@@ -83,7 +83,7 @@ static PetscErrorCode CreateShell(Mat A, Mat *S)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static char first_msg[4096];
+static char           first_msg[4096];
 static PetscErrorCode Catch(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL && mess) {

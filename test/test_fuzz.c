@@ -17,11 +17,14 @@ static uint64_t Next(void)
   z          = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
   return z ^ (z >> 31);
 }
-static int Pick(int n) { return (int)(Next() % (uint64_t)n); }
+static int Pick(int n)
+{
+  return (int)(Next() % (uint64_t)n);
+}
 static PetscBool clean; /* half of the cases draw only in-range values (overlap >= tile may still happen) */
 
 /* ---------------------------------------------------------------- the error handler: keep the first message, return */
-static char first_msg[4096];
+static char           first_msg[4096];
 static PetscErrorCode Catch(MPI_Comm comm, int line, const char *fun, const char *file, PetscErrorCode n, PetscErrorType p, const char *mess, void *ctx)
 {
   if (p == PETSC_ERROR_INITIAL && mess) {
@@ -34,9 +37,9 @@ static PetscErrorCode Catch(MPI_Comm comm, int line, const char *fun, const char
 /* ---------------------------------------------------------------- one case
    Every rank draws the same case, so an error (a setter's, PCSetUp's or PCApply's check) happens on every rank. */
 typedef struct {
-  char      opts[1024];  /* the options inserted for the case */
-  PetscBool bad;         /* some value is out of range or unparsable: an error is expected */
-  char      names[8][64];/* options or values any of which the error message may name */
+  char      opts[1024];   /* the options inserted for the case */
+  PetscBool bad;          /* some value is out of range or unparsable: an error is expected */
+  char      names[8][64]; /* options or values any of which the error message may name */
   PetscInt  nnames;
   PetscInt  dim, t[3], o[3], k, c; /* what the getters must report when the case is good */
   PetscBool tilegiven;             /* -pc_hjacobi_tile given (else t is the default before its whole-direction rule) */
@@ -57,7 +60,7 @@ static void Add(Case *cs, const char *fmt, const char *a, const char *b)
 /* an integer list option (tile, overlap): 1-3 values, or junk */
 static void DrawIntArray(Case *cs, const char *name, const PetscInt *pool, int npool, PetscInt v[3], PetscBool *given)
 {
-  static const char *junk[] = {"abc", "4,x", "1.5", "3000000000", "--2"};
+  static const char *junk[]   = {"abc", "4,x", "1.5", "3000000000", "--2"};
   char               buf[128] = "";
   *given                      = PETSC_FALSE;
   if (Pick(3) == 0) return; /* not given */
@@ -76,7 +79,7 @@ static void DrawIntArray(Case *cs, const char *name, const PetscInt *pool, int n
 #endif
     Bad(cs, name);
     Bad(cs, strcmp(j, "4,x") ? j : "x"); /* PETSc names the piece it cannot parse */
-    *given = PETSC_FALSE; /* the values are unknown */
+    *given = PETSC_FALSE;                /* the values are unknown */
     return;
   }
   {
@@ -167,10 +170,14 @@ static PetscErrorCode DrawCase(PetscMPIInt size, Case *cs)
   }
   /* what the PC must use: the tile and overlap checks (every direction in the setters, used ones at setup) */
   for (int d = 0; d < 3; d++) {
-    static const PetscInt dflt[3][3] = {{1024, 1, 1}, {256, 32, 1}, {128, 8, 8}}; /* the host backend's targets: never above its tile */
-    cs->t[d]                         = tg ? t[d] : dflt[cs->dim - 1][d];
-    cs->tilegiven                    = tg;
-    cs->o[d]                         = og ? o[d] : 0;
+    static const PetscInt dflt[3][3] = {
+      {1024, 1,  1},
+      {256,  32, 1},
+      {128,  8,  8}
+    }; /* the host backend's targets: never above its tile */
+    cs->t[d]      = tg ? t[d] : dflt[cs->dim - 1][d];
+    cs->tilegiven = tg;
+    cs->o[d]      = og ? o[d] : 0;
   }
   if (tg)
     for (int d = 0; d < 3; d++)
@@ -247,8 +254,7 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
   /* the reference with the parameters the case asked for (the getters must agree) */
   PetscCall(HJParamsGet(ob->pc, &ob->p, PETSC_FALSE, &par));
   if (cs->w > 0) *params_ok = (PetscBool)(par.k == cs->k && par.c == cs->c && par.w == cs->w);
-  else /* chosen at setup: some 0 < omega < 2, or the fallback k = 1, omega 1 (the reference runs what the getters say) */
-    *params_ok = (PetscBool)(par.c == cs->c && par.w > 0 && par.w < 2 && (par.k == cs->k || (par.k == 1 && par.w == 1)));
+  else /* chosen at setup: some 0 < omega < 2, or the fallback k = 1, omega 1 (the reference runs what the getters say) */ *params_ok = (PetscBool)(par.c == cs->c && par.w > 0 && par.w < 2 && (par.k == cs->k || (par.k == 1 && par.w == 1)));
   for (PetscInt d = 0; d < cs->dim; d++)
     if ((cs->tilegiven && par.t[d] != cs->t[d]) || par.o[d] != cs->o[d]) *params_ok = PETSC_FALSE;
   if (!cs->tilegiven) { /* the host backend's default tile (hj::HostDefaultTile): floor(m / target) equal tiles of the
@@ -284,7 +290,7 @@ static PetscErrorCode RunPC(Objs *ob, const Case *cs, PetscReal *rel, PetscBool 
 int main(int argc, char **argv)
 {
   PetscInt    ncases = 200, seed = 2024, nok = 0, nerr = 0, nfail = 0, nparse = 0, nlib = 0, nbad = 0, nleak = 0;
-  PetscInt    bykind[8] = {0};
+  PetscInt    bykind[8]   = {0};
   const char *kindname[8] = {"tile", "overlap", "subiterations", "cycles", "omega", "backend", "inner_precision", "parse"};
   PetscBool   verbose = PETSC_FALSE, warmed = PETSC_FALSE;
   PetscMPIInt size;
@@ -303,8 +309,8 @@ int main(int argc, char **argv)
     Objs           ob;
     PetscOptions   opts;
     PetscErrorCode ierr;
-    PetscReal      rel    = 0;
-    PetscBool      parok  = PETSC_TRUE, named = PETSC_FALSE, pass;
+    PetscReal      rel   = 0;
+    PetscBool      parok = PETSC_TRUE, named = PETSC_FALSE, pass;
     int            locerr, anyerr, allerr;
     const char    *outcome;
 
@@ -370,8 +376,7 @@ int main(int argc, char **argv)
       }
     }
     if (!pass) nfail++;
-    if (verbose || !pass)
-      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s case %" PetscInt_FMT ": %s | %s%s%s%s rel %.2e\n", pass ? "PASS" : "FAIL", ic, cs.opts, outcome, ierr ? " [" : "", ierr ? first_msg : "", ierr ? "]" : "", (double)rel));
+    if (verbose || !pass) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s case %" PetscInt_FMT ": %s | %s%s%s%s rel %.2e\n", pass ? "PASS" : "FAIL", ic, cs.opts, outcome, ierr ? " [" : "", ierr ? first_msg : "", ierr ? "]" : "", (double)rel));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest fuzz summary: %" PetscInt_FMT " cases on %d rank(s) with %d-bit PetscInt, %" PetscInt_FMT " with a bad value: %" PetscInt_FMT " ok (match the reference), %" PetscInt_FMT " expected errors naming the option (%" PetscInt_FMT " from the library, %" PetscInt_FMT " from PETSc's parser), %" PetscInt_FMT " good cases that leaked, %" PetscInt_FMT " failures\n", ncases, (int)size, (int)(8 * sizeof(PetscInt)), nbad, nok, nerr, nlib, nparse, nleak, nfail));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest fuzz errors by option:"));

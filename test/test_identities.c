@@ -95,16 +95,16 @@ static PetscErrorCode WeightedSweeps(Mat A, const HJParams *par, PetscInt s, Pet
 
 int main(int argc, char **argv)
 {
-  const char *modes[] = {"jacobi1", "cone", "differs"};
-  PetscInt    mode = 0, its[8] = {1, 2}, nits = 8, nchecks = 0, nfail = 0, s, k, outits, d;
-  HJProblem   p;
-  HJParams    par;
-  Mat         A;
-  PC          pc;
-  Vec         b, x0, y, z, work;
-  PetscReal   tol = 1e-12, rel;
-  PetscBool   set, small;
-  char        what[160];
+  const char                 *modes[] = {"jacobi1", "cone", "differs"};
+  PetscInt                    mode = 0, its[8] = {1, 2}, nits = 8, nchecks = 0, nfail = 0, s, k, outits, d;
+  HJProblem                   p;
+  HJParams                    par;
+  Mat                         A;
+  PC                          pc;
+  Vec                         b, x0, y, z, work;
+  PetscReal                   tol = 1e-12, rel;
+  PetscBool                   set, small;
+  char                        what[160];
   PCRichardsonConvergedReason reason;
 
   PetscFunctionBeginUser;

@@ -43,8 +43,19 @@ static void Partition(long long m, long long t, long long o)
 int main()
 {
   const long long two31 = 1LL << 31, two32 = 1LL << 32;
-  const long long ms[] = {two31 - 1, two31, two31 + 1, two32 - 1, two32 + 7, 3LL * two31 + 5, 1LL << 40, 2048LL * 2048 * 2048, 2048, 2049, 1, 2, 3};
-  const long long ts[][2] = {{256, 0}, {256, 8}, {32, 2}, {8, 2}, {8, 6}, {3, 2}, {1, 0}, {2, 0}, {1024, 512}, {two31 + 2, 2}};
+  const long long ms[]    = {two31 - 1, two31, two31 + 1, two32 - 1, two32 + 7, 3LL * two31 + 5, 1LL << 40, 2048LL * 2048 * 2048, 2048, 2049, 1, 2, 3};
+  const long long ts[][2] = {
+    {256,       0  },
+    {256,       8  },
+    {32,        2  },
+    {8,         2  },
+    {8,         6  },
+    {3,         2  },
+    {1,         0  },
+    {2,         0  },
+    {1024,      512},
+    {two31 + 2, 2  }
+  };
   for (long long m : ms)
     for (auto &to : ts) Partition(m, to[0], to[1]);
   /* the 2048^3 grid: per-direction sizes on 1..8 ranks with the default 3D tile */
@@ -55,8 +66,18 @@ int main()
   /* tile counts against a count made by walking the working regions (one every t - o points until one reaches m),
      for sizes where the walk is short, up to and beyond 2^31 points with large tiles */
   {
-    const long long ms2[] = {1, 2, 7, 8, 9, 255, 256, 257, 2047, 2048, 2049, 100003, two31 - 1, two31, two31 + 1, two32 + 7, 3LL * two31 + 5};
-    const long long ts2[][2] = {{8, 0}, {8, 2}, {8, 6}, {3, 2}, {256, 8}, {1LL << 20, 0}, {1LL << 20, 2}, {(1LL << 22) + 3, 1LL << 21}, {two31 + 2, 2}};
+    const long long ms2[]    = {1, 2, 7, 8, 9, 255, 256, 257, 2047, 2048, 2049, 100003, two31 - 1, two31, two31 + 1, two32 + 7, 3LL * two31 + 5};
+    const long long ts2[][2] = {
+      {8,               0        },
+      {8,               2        },
+      {8,               6        },
+      {3,               2        },
+      {256,             8        },
+      {1LL << 20,       0        },
+      {1LL << 20,       2        },
+      {(1LL << 22) + 3, 1LL << 21},
+      {two31 + 2,       2        }
+    };
     for (long long m : ms2)
       for (auto &to : ts2) {
         const long long t = to[0], o = to[1];

@@ -36,19 +36,19 @@ static PetscReal Level(PetscInt l)
 /* the 4 x 4 group matrix M = Q^T diag(R1, R2) Q of level e and its eigenvalues */
 static PetscErrorCode GroupMatrix(const PetscReal blk[2][2], PetscReal e, PetscReal M[4][4], PetscReal re[4], PetscReal im[4])
 {
-  const PetscReal c = PetscSqrtReal(0.5);
+  const PetscReal c        = PetscSqrtReal(0.5);
   PetscReal       M0[4][4] = {{0}}, Q[4][4] = {{0}};
 
   PetscFunctionBeginUser;
   for (PetscInt g = 0; g < 2; g++) {
     const PetscReal a = 1 + (blk[g][0] - 1) * (1 + e), b = blk[g][1] * (1 + e);
     M0[2 * g][2 * g] = M0[2 * g + 1][2 * g + 1] = a;
-    M0[2 * g][2 * g + 1]                         = PetscAbsReal(b);
-    M0[2 * g + 1][2 * g]                         = -b;
-    re[2 * g]                                    = a + (b < 0 ? -b : 0);
-    re[2 * g + 1]                                = a - (b < 0 ? -b : 0);
-    im[2 * g]                                    = b < 0 ? 0 : b;
-    im[2 * g + 1]                                = b < 0 ? 0 : -b;
+    M0[2 * g][2 * g + 1]                        = PetscAbsReal(b);
+    M0[2 * g + 1][2 * g]                        = -b;
+    re[2 * g]                                   = a + (b < 0 ? -b : 0);
+    re[2 * g + 1]                               = a - (b < 0 ? -b : 0);
+    im[2 * g]                                   = b < 0 ? 0 : b;
+    im[2 * g + 1]                               = b < 0 ? 0 : -b;
   }
   Q[0][0] = Q[2][2] = Q[1][1] = Q[3][3] = c;
   Q[0][2] = Q[1][3] = -c;
@@ -161,7 +161,12 @@ int main(int argc, char **argv)
   Mat       A;
   PC        pc;
   PetscInt  n = 8, nb, k, kuser = -1;
-  PetscReal blk[2][2] = {{1, 1.5}, {1, 1.5}}, M[4][4], re[4], im[4], w, w0 = 0, chigh, clow;
+  PetscReal blk[2][2] =
+    {
+      {1, 1.5},
+      {1, 1.5}
+  },
+            M[4][4], re[4], im[4], w, w0 = 0, chigh, clow;
   PetscBool fallback = PETSC_FALSE, first_pairs = PETSC_FALSE, set;
   char      what[256];
 

@@ -69,18 +69,18 @@ static PetscErrorCode CheckOverlapComm(PC pc, Vec b, Vec x0, PetscInt its, Petsc
 
 int main(int argc, char **argv)
 {
-  HJProblem    p;
-  HJParams     par;
-  Mat          A;
-  PC           pc;
-  Vec          b, x0, y, work;
-  HJCSR        csr, csrT;
-  PetscScalar *bf, *x0f, *ref;
-  PetscReal    tol = 1e-12, rel;
-  PetscInt     its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
-  PetscBool    set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE, bindmat = PETSC_FALSE;
-  DM           shell = NULL;
-  char         what[128];
+  HJProblem                   p;
+  HJParams                    par;
+  Mat                         A;
+  PC                          pc;
+  Vec                         b, x0, y, work;
+  HJCSR                       csr, csrT;
+  PetscScalar                *bf, *x0f, *ref;
+  PetscReal                   tol    = 1e-12, rel;
+  PetscInt                    its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
+  PetscBool                   set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE, bindmat = PETSC_FALSE;
+  DM                          shell = NULL;
+  char                        what[128];
   PCRichardsonConvergedReason reason;
 
   PetscFunctionBeginUser;

@@ -27,7 +27,10 @@ static uint64_t Mix(uint64_t h)
 }
 
 /* a number in [0, 1) from (seed, a, b): the same on every rank layout */
-static PetscReal Rand01(PetscInt seed, PetscInt a, PetscInt b) { return (PetscReal)((double)(Mix((uint64_t)seed ^ Mix((uint64_t)a ^ Mix((uint64_t)b))) >> 11) * (1.0 / 9007199254740992.0)); }
+static PetscReal Rand01(PetscInt seed, PetscInt a, PetscInt b)
+{
+  return (PetscReal)((double)(Mix((uint64_t)seed ^ Mix((uint64_t)a ^ Mix((uint64_t)b))) >> 11) * (1.0 / 9007199254740992.0));
+}
 
 /* natural index of grid point c, wrapped where periodic; -1 outside the domain */
 static PetscInt Natural(const HJProblem *p, const PetscInt c[3])
@@ -73,7 +76,7 @@ static PetscErrorCode Assemble(HJProblem *p, PetscReal shift, Mat A)
             for (s[1] = lo[1]; s[1] <= hi[1]; s[1]++)
               for (s[0] = lo[0]; s[0] <= hi[0]; s[0]++) {
                 const PetscInt nnz = (s[0] != 0) + (s[1] != 0) + (s[2] != 0), q[3] = {c[0] + s[0], c[1] + s[1], c[2] + s[2]};
-                const PetscInt nq  = Natural(p, q);
+                const PetscInt nq = Natural(p, q);
                 if ((!p->box && nnz > 1) || nq < 0) continue;
                 for (PetscInt c2 = 0; c2 < dof; c2++) {
                   col[nc].i = q[0], col[nc].j = q[1], col[nc].k = q[2], col[nc].c = c2;

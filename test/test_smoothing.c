@@ -24,12 +24,12 @@ static PetscErrorCode Mode(DM da, PetscInt N, PetscInt p, PetscInt q, Vec x)
 
 int main(int argc, char **argv)
 {
-  DM        da;
-  Mat       A;
-  PC        pc;
-  Vec       x, b, w;
-  PetscInt  N = 33, xs, ys, xm, ym, its;
-  PetscReal bound = 0.6, worst = 0, smooth, n0, n1;
+  DM                          da;
+  Mat                         A;
+  PC                          pc;
+  Vec                         x, b, w;
+  PetscInt                    N     = 33, xs, ys, xm, ym, its;
+  PetscReal                   bound = 0.6, worst = 0, smooth, n0, n1;
   PCRichardsonConvergedReason reason;
 
   PetscFunctionBeginUser;
@@ -44,9 +44,13 @@ int main(int argc, char **argv)
   PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
   for (PetscInt j = ys; j < ys + ym; j++)
     for (PetscInt i = xs; i < xs + xm; i++) {
-      MatStencil  row = {.i = i, .j = j}, col[5] = {row, {.i = i - 1, .j = j}, {.i = i + 1, .j = j}, {.i = i, .j = j - 1}, {.i = i, .j = j + 1}};
-      PetscScalar v[5] = {4, -1, -1, -1, -1};
-      PetscInt    n    = 0;
+      MatStencil row =
+                   {
+                     .i = i, .j = j
+      },
+                 col[5] = {row, {.i = i - 1, .j = j}, {.i = i + 1, .j = j}, {.i = i, .j = j - 1}, {.i = i, .j = j + 1}};
+      PetscScalar v[5]  = {4, -1, -1, -1, -1};
+      PetscInt    n     = 0;
       MatStencil  c[5];
       PetscScalar cv[5];
       for (PetscInt e = 0; e < 5; e++)

@@ -161,13 +161,13 @@ static PetscErrorCode ModeFieldsplit(HJProblem *p, Mat A, Vec b, Vec y)
   PetscCall(PetscOptionsSetValue(NULL, "-dof", "1"));
   PetscCall(HJProblemCreate(p->comm, &p1));
   for (PetscInt f = 0; f < p->dof; f++) {
-    IS       is;
-    Mat      Aff;
-    Vec      bf, yf;
-    PetscInt rs, n;
-    PC       sub;
-    HJCSR    csr;
-    HJParams par;
+    IS           is;
+    Mat          Aff;
+    Vec          bf, yf;
+    PetscInt     rs, n;
+    PC           sub;
+    HJCSR        csr;
+    HJParams     par;
     PetscScalar *bg, *ref;
     PetscReal    rel;
     char         what[128];

@@ -19,7 +19,7 @@ static int nfail = 0, nchecks = 0;
     } \
   } while (0)
 
-static const long long kH100 = 232448;     /* an H100's or H200's shared memory per block (opt-in) */
+static const long long kH100 = 232448;    /* an H100's or H200's shared memory per block (opt-in) */
 static const long long kV100 = 96 * 1024; /* the least of the GPUs a default tile must fit */
 
 int main()
@@ -48,14 +48,23 @@ int main()
   }
   /* the largest tile that fits, with the other extents kept and alike in every direction, against a walk */
   {
-    const long long shapes[][3] = {{12, 10, 40}, {32, 8, 64}, {16, 16, 16}, {128, 64, 1}, {40, 40, 8}, {5000, 1, 1}, {70, 70, 1}, {3, 3, 900}};
+    const long long shapes[][3] = {
+      {12,   10, 40 },
+      {32,   8,  64 },
+      {16,   16, 16 },
+      {128,  64, 1  },
+      {40,   40, 8  },
+      {5000, 1,  1  },
+      {70,   70, 1  },
+      {3,    3,  900}
+    };
     for (int dim = 1; dim <= 3; dim++)
       for (int dof : {1, 2, 8})
         for (bool single : {false, true})
           for (long long lim : {kH100, kV100, 64LL * 1024}) {
             const long long ss = single ? 4 : 8;
             for (auto &sh : shapes) {
-              long long w[3] = {sh[0], dim > 1 ? sh[1] : 1, dim > 2 ? sh[2] : 1}, walk = 0;
+              long long       w[3] = {sh[0], dim > 1 ? sh[1] : 1, dim > 2 ? sh[2] : 1}, walk = 0;
               const long long wl = hj::TileFitAlong(w, dim - 1, dim, dof, single, ss, lim, w[dim - 1]);
               for (long long x = 1; x <= w[dim - 1]; x++) {
                 long long v[3] = {w[0], w[1], w[2]};
@@ -64,7 +73,7 @@ int main()
               }
               CHECK(wl == walk, "along: dim %d dof %d single %d limit %lld tile %lldx%lldx%lld: %lld, the walk %lld", dim, dof, (int)single, lim, w[0], w[1], w[2], wl, walk);
             }
-            const long long c = hj::TileFitCube(dim, dof, single, ss, lim, hj::kTileMaxPoints);
+            const long long c    = hj::TileFitCube(dim, dof, single, ss, lim, hj::kTileMaxPoints);
             long long       walk = 0;
             for (long long x = 1; x <= hj::kTileMaxPoints; x++) {
               const long long v[3] = {x, dim > 1 ? x : 1, dim > 2 ? x : 1};
@@ -80,8 +89,8 @@ int main()
   }
   /* every default tile fits a GPU with 96 KiB, its working region on every rank box (at most the largest) too */
   {
-    const long long ms[] = {1, 2, 3, 5, 7, 8, 9, 10, 12, 15, 16, 17, 24, 31, 32, 33, 40, 47, 63, 64, 65, 100, 127, 255, 256, 257, 300, 511, 512, 513, 1000, 5000};
-    const int       nm   = (int)(sizeof(ms) / sizeof(ms[0]));
+    const long long ms[]  = {1, 2, 3, 5, 7, 8, 9, 10, 12, 15, 16, 17, 24, 31, 32, 33, 40, 47, 63, 64, 65, 100, 127, 255, 256, 257, 300, 511, 512, 513, 1000, 5000};
+    const int       nm    = (int)(sizeof(ms) / sizeof(ms[0]));
     long long       ncase = 0;
     for (int dim = 1; dim <= 3; dim++)
       for (int dof = 1; dof <= 8; dof++)
@@ -97,8 +106,8 @@ int main()
                 CHECK(t[0] >= 1 && t[1] >= 1 && t[2] >= 1 && (dim > 1 || t[1] == 1) && (dim > 2 || t[2] == 1), "tile %lldx%lldx%lld", t[0], t[1], t[2]);
                 for (bool single : {false, true}) {
                   const long long ss = single ? ssize / 2 : ssize;
-                  CHECK(hj::TileFits(w, dim, dof, single, ss, kV100), "default tile %lldx%lldx%lld (working region %lldx%lldx%lld) of a %dD grid with dof %d, %lld-byte values, single %d, rank box %lldx%lldx%lld: %lld points, %lld bytes", t[0], t[1], t[2], w[0], w[1], w[2], dim, dof, ssize, (int)single, mmax[0], mmax[1],
-                        mmax[2], hj::TileNeeds(w, dim, dof, single, ss).points, hj::TileNeeds(w, dim, dof, single, ss).bytes);
+                  CHECK(hj::TileFits(w, dim, dof, single, ss, kV100), "default tile %lldx%lldx%lld (working region %lldx%lldx%lld) of a %dD grid with dof %d, %lld-byte values, single %d, rank box %lldx%lldx%lld: %lld points, %lld bytes", t[0], t[1], t[2], w[0], w[1], w[2], dim, dof, ssize, (int)single, mmax[0], mmax[1], mmax[2],
+                        hj::TileNeeds(w, dim, dof, single, ss).points, hj::TileNeeds(w, dim, dof, single, ss).bytes);
                 }
               }
     CHECK(ncase > 100000, "%lld default-tile cases", ncase);
@@ -107,13 +116,23 @@ int main()
       int       dim, dof;
       long long mmax[3], t[3];
     } cases[] = {
-      {1, 1, {1000, 1, 1}, {256, 1, 1}},    {2, 1, {1000, 1000, 1}, {32, 32, 1}}, {3, 1, {257, 257, 257}, {8, 8, 8}},
-      {3, 4, {9, 9, 9}, {9, 9, 9}},         /* ksp ex42 (issue 12): one tile */
-      {2, 1, {63, 63, 1}, {63, 63, 1}},     {2, 1, {63, 64, 1}, {63, 32, 1}}, {3, 1, {15, 15, 15}, {15, 15, 15}},
-      {3, 2, {15, 15, 15}, {8, 8, 8}},      /* whole: 157216 bytes of buffers, more than 96 KiB */
-      {2, 4, {1000, 1000, 1}, {32, 32, 1}}, {2, 5, {1000, 1000, 1}, {32, 32, 1}}, {2, 6, {1000, 1000, 1}, {32, 16, 1}},
-      {2, 8, {1000, 1000, 1}, {32, 16, 1}}, {3, 6, {257, 257, 257}, {8, 8, 8}},  {3, 7, {257, 257, 257}, {8, 8, 4}},
-      {3, 8, {100, 100, 100}, {8, 8, 4}},   {3, 8, {9, 9, 9}, {8, 8, 4}},         {2, 8, {20, 20, 1}, {32, 32, 1}}, /* a box within one tile: nothing to shrink */
+      {1, 1, {1000, 1, 1},    {256, 1, 1} },
+      {2, 1, {1000, 1000, 1}, {32, 32, 1} },
+      {3, 1, {257, 257, 257}, {8, 8, 8}   },
+      {3, 4, {9, 9, 9},       {9, 9, 9}   }, /* ksp ex42 (issue 12): one tile */
+      {2, 1, {63, 63, 1},     {63, 63, 1} },
+      {2, 1, {63, 64, 1},     {63, 32, 1} },
+      {3, 1, {15, 15, 15},    {15, 15, 15}},
+      {3, 2, {15, 15, 15},    {8, 8, 8}   }, /* whole: 157216 bytes of buffers, more than 96 KiB */
+      {2, 4, {1000, 1000, 1}, {32, 32, 1} },
+      {2, 5, {1000, 1000, 1}, {32, 32, 1} },
+      {2, 6, {1000, 1000, 1}, {32, 16, 1} },
+      {2, 8, {1000, 1000, 1}, {32, 16, 1} },
+      {3, 6, {257, 257, 257}, {8, 8, 8}   },
+      {3, 7, {257, 257, 257}, {8, 8, 4}   },
+      {3, 8, {100, 100, 100}, {8, 8, 4}   },
+      {3, 8, {9, 9, 9},       {8, 8, 4}   },
+      {2, 8, {20, 20, 1},     {32, 32, 1} }, /* a box within one tile: nothing to shrink */
     };
     for (auto &cs : cases) {
       long long t[3];
@@ -126,10 +145,17 @@ int main()
       int       dim, dof;
       long long ssize, mmax[3], t[3];
     } hostcases[] = {
-      {3, 2, 8, {15, 15, 15}, {128, 15, 15}}, {3, 4, 16, {9, 9, 9}, {128, 9, 9}},    {2, 8, 8, {1000, 1000, 1}, {334, 33, 1}},
-      {3, 8, 16, {257, 257, 257}, {129, 9, 9}}, {2, 1, 8, {64, 64, 1}, {256, 32, 1}}, {3, 1, 8, {97, 97, 97}, {128, 9, 9}},
-      {3, 1, 8, {129, 129, 65}, {129, 9, 9}},   {2, 1, 8, {2049, 1025, 1}, {257, 33, 1}}, {1, 1, 8, {2000, 1, 1}, {2000, 1, 1}},
-      {1, 1, 8, {100, 1, 1}, {1024, 1, 1}},     {3, 1, 8, {16, 17, 7}, {128, 9, 8}},
+      {3, 2, 8,  {15, 15, 15},    {128, 15, 15}},
+      {3, 4, 16, {9, 9, 9},       {128, 9, 9}  },
+      {2, 8, 8,  {1000, 1000, 1}, {334, 33, 1} },
+      {3, 8, 16, {257, 257, 257}, {129, 9, 9}  },
+      {2, 1, 8,  {64, 64, 1},     {256, 32, 1} },
+      {3, 1, 8,  {97, 97, 97},    {128, 9, 9}  },
+      {3, 1, 8,  {129, 129, 65},  {129, 9, 9}  },
+      {2, 1, 8,  {2049, 1025, 1}, {257, 33, 1} },
+      {1, 1, 8,  {2000, 1, 1},    {2000, 1, 1} },
+      {1, 1, 8,  {100, 1, 1},     {1024, 1, 1} },
+      {3, 1, 8,  {16, 17, 7},     {128, 9, 8}  },
     };
     for (auto &cs : hostcases) {
       long long t[3];

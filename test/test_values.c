@@ -63,7 +63,7 @@ int main(int argc, char **argv)
   Mat       A;
   PC        pc;
   Vec       b;
-  PetscReal tol = 1e-12;
+  PetscReal tol   = 1e-12;
   PetscInt  steps = 2, then_row = -1, then_corner = -1;
   PetscBool first_star = PETSC_FALSE, box;
   char      what[64];

@@ -30,13 +30,13 @@ static void Box(long long xm0, long long xm1, long long xm2, long long t0, long 
 {
   const int       p0 = hj::Pad(DIM, 0), p1 = hj::Pad(DIM, 1), p2 = hj::Pad(DIM, 2);
   const long long e0 = xm0 + 2 * p0, e1 = xm1 + 2 * p1;
-  double         *a = nullptr; /* views are compared by offset only */
-  const auto      pv = hj::Padded<DOF>(a, DIM, e0, e1);
-  const auto      uv = hj::Unpadded<DOF>(a, xm0, xm1);
+  double         *a   = nullptr; /* views are compared by offset only */
+  const auto      pv  = hj::Padded<DOF>(a, DIM, e0, e1);
+  const auto      uv  = hj::Unpadded<DOF>(a, xm0, xm1);
   const Out       toy = {a, p0 + e0 * (p1 + e1 * p2), e0, e0 * e1}, tox = {a, 0, xm0, xm0 * xm1};
   const auto      yv = hj::OutputView<DOF>(toy), xv = hj::OutputView<DOF>(tox);
-  auto padded = [&](long long i, long long j, long long k) { return DOF * ((i + p0) + e0 * ((j + p1) + e1 * (k + p2))); };
-  auto unpadded = [&](long long i, long long j, long long k) { return DOF * (i + xm0 * (j + xm1 * k)); };
+  auto            padded   = [&](long long i, long long j, long long k) { return DOF * ((i + p0) + e0 * ((j + p1) + e1 * (k + p2))); };
+  auto            unpadded = [&](long long i, long long j, long long k) { return DOF * (i + xm0 * (j + xm1 * k)); };
 
   for (long long k = -p2; k < xm2 + p2; k++)
     for (long long j = -p1; j < xm1 + p1; j++)
@@ -85,9 +85,9 @@ int main()
   Box<2, 2>(11, 10, 1, 5, 5, 1, 2, 2, 0);
   Box<3, 1>(9, 7, 11, 4, 5, 4, 2, 2, 2);
   Box<3, 3>(6, 9, 5, 4, 4, 3, 2, 0, 2); /* (overlaps are even: doc/algorithm.md step 1) */
-  { /* 64-bit: a 3D padded array of 3.2e5 x 3.2e5 x 40 points, dof 2: offsets near 8e12 */
+  {                                     /* 64-bit: a 3D padded array of 3.2e5 x 3.2e5 x 40 points, dof 2: offsets near 8e12 */
     const long long xm0 = 320000, xm1 = 320000, e0 = xm0 + 2, e1 = xm1 + 2, i = xm0 - 1, j = xm1 - 3, k = 37;
-    const auto      v = hj::Padded<2>((double *)nullptr, 3, e0, e1);
+    const auto      v   = hj::Padded<2>((double *)nullptr, 3, e0, e1);
     const long long lit = 2 * ((i + 1) + e0 * ((j + 1) + e1 * (k + 1)));
     CHECK(v.Index(i, j, k) == lit && v.Strided().Index(i, j, k) == lit && lit > (1LL << 40), "64-bit padded %lld vs %lld", v.Index(i, j, k), lit);
     const hj::TileBox tb = hj::MakeTileBox<3>(hj::TileRange(xm0, 64, 2, 4999), hj::TileRange(xm1, 64, 2, 5000), hj::TileRange(40, 8, 2, 5));

@@ -30,8 +30,7 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
     PetscCallCUDA(cudaDeviceGetAttribute(&cu->smemoptin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
   }
   if (o->kernel == HJ_CUDA_KERNEL_REGISTERS)
-    PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim,
-               hj->st.kind == hj::STAR ? "star" : "box");
+    PetscCheck(ly->dim == 2 && hj->st.kind == hj::STAR, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel registers handles 2D star (5-point) stencils only; this operator is a %" PetscInt_FMT "D %s stencil: use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, hj->st.kind == hj::STAR ? "star" : "box");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
 
   /* work arrays: (re)allocate when the size changes; zero them on every setup, since a new layout of the same size
@@ -40,7 +39,7 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
     PetscCallCUDA(cudaFree(cu->xpad));
     PetscCallCUDA(cudaFree(cu->ypad));
     cu->xpad = cu->ypad = NULL;
-    cu->npadded          = ly->npadded * ly->dof;
+    cu->npadded         = ly->npadded * ly->dof;
     PetscCallCUDA(cudaMalloc((void **)&cu->xpad, (size_t)cu->npadded * sizeof(PetscScalar)));
     PetscCallCUDA(cudaMalloc((void **)&cu->ypad, (size_t)cu->npadded * sizeof(PetscScalar)));
   }
@@ -111,9 +110,8 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   if (p->variant != HJ_CUDA_CLASSIC) {
     const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : "")));
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name,
-                                     p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "", p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin,
-                                     p->L.single ? "single precision" : "PetscScalar"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "",
+                                     p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin, p->L.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[o->kernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
@@ -153,8 +151,8 @@ PetscErrorCode HJCudaOptionsGet(PC pc, HJCudaOptions **opts)
     HJCudaOptions *o;
 
     PetscCall(PetscNew(&o));
-    o->kernel    = HJ_CUDA_KERNEL_AUTO;
-    o->failalloc = -1;
+    o->kernel                                = HJ_CUDA_KERNEL_AUTO;
+    o->failalloc                             = -1;
     hj->backendopts[PC_HJACOBI_BACKEND_CUDA] = o;
   }
   *opts = (HJCudaOptions *)hj->backendopts[PC_HJACOBI_BACKEND_CUDA];
@@ -252,7 +250,7 @@ __global__ void FillStartKernel(PetscScalar *a, long long n, long long xs0, long
 {
   for (long long e = blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += (long long)gridDim.x * blockDim.x) {
     const long long u = e / dof, i = u % xm0, j = (u / xm0) % xm1, k = u / (xm0 * xm1);
-    a[e]              = (PetscScalar)hj::StartValue(xs0, xs1, xs2, i, j, k, M0, M1, dof, (int)(e % dof));
+    a[e] = (PetscScalar)hj::StartValue(xs0, xs1, xs2, i, j, k, M0, M1, dof, (int)(e % dof));
   }
 }
 } // namespace

@@ -22,11 +22,11 @@ PETSC_INTERN const char *const HJCudaKernels[];
    PC_HJacobi.backendopts[PC_HJACOBI_BACKEND_CUDA] until PCDestroy; setup chooses the kernel from them. */
 typedef struct {
   HJCudaKernel kernel;
-  PetscInt     strip;      /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
-  PetscInt     threads;    /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
-  PetscBool    forcetile;  /* the tile kernel also for k = 1 (testing) */
+  PetscInt     strip;         /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
+  PetscInt     threads;       /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
+  PetscBool    forcetile;     /* the tile kernel also for k = 1 (testing) */
   PetscBool    side, sideset; /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
-  PetscInt     failalloc;  /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to allocate
+  PetscInt     failalloc;     /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to allocate
                               its planes (-1: none) */
 } HJCudaOptions;
 /* the PC's options (the defaults, made at first use, where PCSetFromOptions was not called) */

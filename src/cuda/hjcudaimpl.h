@@ -22,17 +22,17 @@ typedef struct {
   HJCudaVariant                 variant;
   hjcuda::Launcher<PetscScalar> launch;
   hjcuda::Launch<PetscScalar>   L;
-  long long                     W[3];  /* largest working region per direction (view) */
-  PetscLogEvent                 event; /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
-  PetscLogDouble                flops; /* of one launch, as the host backend counts them */
-  unsigned                     *tileids;   /* device: every tile id, the ninterior that read no ghost value first
+  long long                     W[3];    /* largest working region per direction (view) */
+  PetscLogEvent                 event;   /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
+  PetscLogDouble                flops;   /* of one launch, as the host backend counts them */
+  unsigned                     *tileids; /* device: every tile id, the ninterior that read no ghost value first
                                               (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
   long long                     ninterior;
-  void                         *weights;   /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
+  void                         *weights; /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
 } HJCudaPlan;
 
 typedef struct {
-  PetscInt     npadded;       /* scalars of a padded array (points x dof) */
+  PetscInt     npadded;     /* scalars of a padded array (points x dof) */
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
   char         name[256];   /* device */
   int          smemoptin;   /* largest dynamic shared memory per block the device allows */
@@ -45,7 +45,6 @@ typedef struct {
   cudaEvent_t  forked, joined;
   int          sideprio, petscprio;
 } HJCuda;
-
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
 

@@ -68,4 +68,3 @@ PetscErrorCode HJCudaStencilEnsure(HJStencil *st, PetscInt nlocal, PetscBool sin
   if (single) d->floatstale = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

@@ -8,13 +8,13 @@
 struct HJCudaPattern; /* hjextract.cu: what the device extraction keeps per nonzero pattern */
 
 typedef struct {
-  PetscBool    constant;
-  PetscInt     noff, nlocal, dof;
-  PetscScalar *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
-  float       *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
-  PetscScalar *diag;             /* dof > 1, single-precision inner mode: the diagonal blocks (inverted back from invdiag) */
-  PetscBool    floatstale;       /* coef/invdiag got new values: remake coeff/invdiagf (and diag) before their next use */
-  HJCudaPattern *pattern;        /* extracted on the device: its pattern tables (NULL for an uploaded stencil) */
+  PetscBool      constant;
+  PetscInt       noff, nlocal, dof;
+  PetscScalar   *coef, *invdiag;   /* [noff][nlocal][dof*dof] (one plane per offset), [nlocal][dof*dof] */
+  float         *coeff, *invdiagf; /* float copies for the single-precision inner mode, made when first needed */
+  PetscScalar   *diag;             /* dof > 1, single-precision inner mode: the diagonal blocks (inverted back from invdiag) */
+  PetscBool      floatstale;       /* coef/invdiag got new values: remake coeff/invdiagf (and diag) before their next use */
+  HJCudaPattern *pattern;          /* extracted on the device: its pattern tables (NULL for an uploaded stencil) */
 } HJCudaStencil;
 
 PETSC_INTERN PetscErrorCode HJCudaStencilDestroy(void **);

@@ -50,7 +50,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
   PetscCall(HJCudaPlanOf(pc, st, stream, &p));
   PetscCall(HJCudaOptionsGet(pc, &o));
 
-  hjcuda::Launch<PetscScalar>       L = p->L; /* the plan's descriptor; a cycle sets only the arrays and the stream */
+  hjcuda::Launch<PetscScalar>       L    = p->L; /* the plan's descriptor; a cycle sets only the arrays and the stream */
   const long long                   ext0 = ly->ext[0], ext1 = ly->ext[1], xm0 = ly->xm[0], xm1 = ly->xm[1];
   const hjcuda::Output<PetscScalar> toy  = {nullptr, ly->pad[0] + ext0 * (ly->pad[1] + ext1 * ly->pad[2]), ext0, ext0 * ext1}; /* ypad's interior */
   const hjcuda::Output<PetscScalar> tox  = {xa, 0, xm0, xm0 * xm1};
@@ -155,10 +155,10 @@ PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x, PetscB
   PetscCall(HJCudaPlanOf(pc, stT, stream, &p));
 
   hjcuda::Launch<PetscScalar> L = p->L; /* transpose and xzero are set in the plan */
-  L.stream = stream;
-  L.b      = ra;
-  L.xpad   = cu->xpad; /* not read: from zero */
-  L.y      = hjcuda::Output<PetscScalar>{xa, 0, ly->xm[0], (long long)ly->xm[0] * ly->xm[1]};
+  L.stream                      = stream;
+  L.b                           = ra;
+  L.xpad                        = cu->xpad; /* not read: from zero */
+  L.y                           = hjcuda::Output<PetscScalar>{xa, 0, ly->xm[0], (long long)ly->xm[0] * ly->xm[1]};
   PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
   PetscCall(PetscLogGpuTimeBegin());
   if (!add) PetscCallCUDA(cudaMemsetAsync(xa, 0, (size_t)ly->nlocal * ly->dof * sizeof(PetscScalar), stream));
@@ -169,4 +169,3 @@ PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x, PetscB
   PetscCall(HJCudaRestoreArrays(r, x, (PetscBool)!add, &ra, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

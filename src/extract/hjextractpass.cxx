@@ -160,16 +160,16 @@ struct GenericRows {
 template <int DOF>
 class Pass {
   static constexpr PetscInt BS2 = DOF * DOF;
-  const HJLayout  *L;
-  HJStencil       *st;
-  PetscBool        adapt, toswitch = PETSC_FALSE;
-  HJExtractResult *res;
-  PetscScalar      buf[27 * BS2] = {}; /* the point's blocks by offset code; zero outside the codes of st->kind */
-  PetscInt         slot[27];           /* slot of a code in st->kind, -1 if the kind lacks it (the centre included) */
-  bool             kept[27];           /* a slot of st->kind, or the centre */
-  PetscInt         codes[27], ncodes;  /* the codes of st->kind's slots, in slot order */
-  PetscInt         dimcodes[26], ndim; /* every off-centre code of the box of this dimension */
-  PetscInt         dirbits[27];        /* bit d: the offset has a component along d */
+  const HJLayout           *L;
+  HJStencil                *st;
+  PetscBool                 adapt, toswitch = PETSC_FALSE;
+  HJExtractResult          *res;
+  PetscScalar               buf[27 * BS2] = {}; /* the point's blocks by offset code; zero outside the codes of st->kind */
+  PetscInt                  slot[27];           /* slot of a code in st->kind, -1 if the kind lacks it (the centre included) */
+  bool                      kept[27];           /* a slot of st->kind, or the centre */
+  PetscInt                  codes[27], ncodes;  /* the codes of st->kind's slots, in slot order */
+  PetscInt                  dimcodes[26], ndim; /* every off-centre code of the box of this dimension */
+  PetscInt                  dirbits[27];        /* bit d: the offset has a component along d */
 
   void SetKind()
   {
@@ -180,7 +180,7 @@ class Pass {
   }
 
 public:
-  PetscInt dirmask = 0; /* HJExtractResult.dirmask */
+  PetscInt dirmask    = 0;                                            /* HJExtractResult.dirmask */
   PetscInt wideown[4] = {-1, 0, 0, 0}, wideremote[4] = {-1, 0, 0, 0}; /* first wide entry of each block, row order */
 
   Pass(const HJLayout *L_, HJStencil *st_, PetscBool adapt_, HJExtractResult *res_) : L(L_), st(st_), adapt(adapt_), res(res_)
@@ -281,7 +281,7 @@ public:
      the values into the planes, no column decoded. Not while constancy is tracked (dof = 1 operators that are
      constant so far take the general path), nor for points with columns of other ranks. */
   static constexpr PetscInt  MAXE  = 27 * DOF; /* entries of a row within the width-1 box */
-  static constexpr long long kDrop = -1 - BS2;  /* an offset the kind lacks: the value must be zero */
+  static constexpr long long kDrop = -1 - BS2; /* an offset the kind lacks: the value must be zero */
   struct Pattern {
     bool      valid = false;
     PetscInt  nnz[DOF], delta[DOF][MAXE], dir[DOF][MAXE];
@@ -293,7 +293,7 @@ public:
   template <class Src>
   void Record(const Src &own, const Point &p)
   {
-    const long long NB = (long long)L->nlocal * BS2;
+    const long long NB                = (long long)L->nlocal * BS2;
     bool            covered[27 * BS2] = {};
 
     pat.valid = false;

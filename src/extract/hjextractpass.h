@@ -9,13 +9,13 @@
 
 /* What one pass found on this rank. */
 typedef struct {
-  PetscInt    wide[4];     /* first nonzero outside the width-1 box: owned point u and offset; wide[0] = -1 if none */
-  PetscInt    singular;    /* first owned point whose diagonal is zero (dof = 1) or whose block is singular; -1 if none */
-  PetscBool   box;         /* a nonzero coupling at an offset only the box stencil has */
-  PetscInt    dirmask;     /* bit d: a nonzero coupling along direction d */
-  PetscBool   constant;    /* dof = 1: see HJStencil.constant, over every offset of the box of this dimension */
-  PetscScalar cc[27];      /* the constant value of each code (where found[code]) */
-  PetscBool   found[27];   /* some owned point has its neighbour at that code in the domain */
+  PetscInt    wide[4];   /* first nonzero outside the width-1 box: owned point u and offset; wide[0] = -1 if none */
+  PetscInt    singular;  /* first owned point whose diagonal is zero (dof = 1) or whose block is singular; -1 if none */
+  PetscBool   box;       /* a nonzero coupling at an offset only the box stencil has */
+  PetscInt    dirmask;   /* bit d: a nonzero coupling along direction d */
+  PetscBool   constant;  /* dof = 1: see HJStencil.constant, over every offset of the box of this dimension */
+  PetscScalar cc[27];    /* the constant value of each code (where found[code]) */
+  PetscBool   found[27]; /* some owned point has its neighbour at that code in the domain */
 } HJExtractResult;
 
 /* One pass in grid order over the owned points: writes st->coef (every plane of st->kind, every point) and

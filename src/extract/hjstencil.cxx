@@ -46,8 +46,7 @@ void SetFlags(const HJLayout *L, HJStencil *st, const HJExtractResult *res)
 PetscErrorCode Info(Mat A, const HJLayout *L, const HJStencil *st, const char *how)
 {
   PetscFunctionBegin;
-  PetscCall(PetscInfo(A, "stencil %s: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients%s%s%s\n", how, L->dim, L->dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable", st->zerodir[0] ? "; no x couplings on this rank" : "",
-                      st->zerodir[1] ? "; no y couplings on this rank" : "", st->zerodir[2] ? "; no z couplings on this rank" : ""));
+  PetscCall(PetscInfo(A, "stencil %s: dim %" PetscInt_FMT ", dof %" PetscInt_FMT ", %s, %" PetscInt_FMT " offsets, %s coefficients%s%s%s\n", how, L->dim, L->dof, st->kind == hj::STAR ? "star" : "box", st->noff, st->constant ? "constant" : "variable", st->zerodir[0] ? "; no x couplings on this rank" : "", st->zerodir[1] ? "; no y couplings on this rank" : "", st->zerodir[2] ? "; no z couplings on this rank" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -106,8 +105,7 @@ PetscErrorCode HJStencilExtractValues(Mat A, const HJLayout *L, HJStencil *st, P
   PetscCall(HJStencilCheckPmat(A, L));
   PetscCall(HJStencilDropDevice(st)); /* a backend's device copy: its values are about to be stale */
   if (have) PetscCall(HJExtractPass(A, L, st, PETSC_FALSE, &res));
-  else { /* nothing to refresh here; still take part in the reduction */
-    PetscCall(PetscMemzero(&res, sizeof(res)));
+  else { /* nothing to refresh here; still take part in the reduction */ PetscCall(PetscMemzero(&res, sizeof(res)));
     res.wide[0] = res.singular = -1;
   }
   PetscCall(ReduceFlags(A, L, st, &res, (PetscBool)!have, &gnofit));
@@ -164,7 +162,6 @@ PetscErrorCode HJStencilReportBad(MPI_Comm comm, const HJLayout *L, const PetscI
   PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI solves with the %" PetscInt_FMT " x %" PetscInt_FMT " diagonal block of each grid point (dof = %" PetscInt_FMT "), but the Pmat has a singular diagonal block%s; fix the operator or use a preconditioner that does not need the diagonal blocks", dof, dof, dof, flags[1] ? where : " on another rank");
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides by the diagonal, but the Pmat has a zero (or missing) diagonal entry%s; fix the operator or use a preconditioner that does not need the diagonal", flags[1] ? where : " on another rank");
 }
-
 
 PetscBool HJStencilInteriorRow(const HJLayout *L, const HJStencil *st, const long long ilo[3], const long long ihi[3], PetscScalar *row)
 {

@@ -24,9 +24,7 @@ static PetscErrorCode CheckSubdomain(PC pc, DM da)
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(DMDAGetNonOverlappingRegion(da, &nxs[0], &nxs[1], &nxs[2], &nxm[0], &nxm[1], &nxm[2]));
   for (PetscInt d = 0; d < 3; d++)
-    PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d], PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
-               "PCHJACOBI inside PCASM needs DMDA subdomains without overlap (one rank's box each), but this subdomain extends %" PetscInt_FMT " points beyond its rank's box in direction %" PetscInt_FMT "; use -da_overlap 0 (asm with DMDA subdomains is then block Jacobi over ranks)",
-               PetscMax(nxs[d] - xs[d], xs[d] + xm[d] - nxs[d] - nxm[d]), d);
+    PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d], PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJACOBI inside PCASM needs DMDA subdomains without overlap (one rank's box each), but this subdomain extends %" PetscInt_FMT " points beyond its rank's box in direction %" PetscInt_FMT "; use -da_overlap 0 (asm with DMDA subdomains is then block Jacobi over ranks)", PetscMax(nxs[d] - xs[d], xs[d] + xm[d] - nxs[d] - nxm[d]), d);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -45,7 +43,8 @@ PetscErrorCode HJFindGrid(PC pc, DM *da)
     if (misda) dm = mdm;
   }
   PetscCheck(dm, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCHJACOBI needs the DMDA of its grid, but neither the PC nor its Pmat has a DM. %s", NoGridHelp);
-  PetscCheck(isda || misda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s and the Pmat was not created on a DMDA; use a structured-grid DMDA or another preconditioner. %s", ((PetscObject)dm)->type_name, NoGridHelp);
+  PetscCheck(isda || misda, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJACOBI needs a DMDA, but the PC's DM is of type %s and the Pmat was not created on a DMDA; use a structured-grid DMDA or another preconditioner. %s",
+             ((PetscObject)dm)->type_name, NoGridHelp);
   PetscCall(CheckSubdomain(pc, dm));
   *da = dm;
   PetscFunctionReturn(PETSC_SUCCESS);

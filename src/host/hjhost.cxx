@@ -9,10 +9,10 @@
 namespace
 {
 struct HostData {
-  PetscInt     npadded = 0, nbuf = 0, nzero = 0;                 /* scalars (dof per point) */
-  PetscScalar *xpad = nullptr, *ypad = nullptr; /* padded arrays (layer: ghosts, zero outside the domain) */
-  PetscScalar *buf0 = nullptr, *buf1 = nullptr; /* one tile with its halo, ping-pong */
-  PetscScalar *zero = nullptr;                  /* a tile row of zeros (the transposed correction's b off T) */
+  PetscInt     npadded = 0, nbuf = 0, nzero = 0;             /* scalars (dof per point) */
+  PetscScalar *xpad = nullptr, *ypad = nullptr;              /* padded arrays (layer: ghosts, zero outside the domain) */
+  PetscScalar *buf0 = nullptr, *buf1 = nullptr;              /* one tile with its halo, ping-pong */
+  PetscScalar *zero    = nullptr;                            /* a tile row of zeros (the transposed correction's b off T) */
   PetscInt    *tileids = nullptr, ninterior = 0, ntiles = 0; /* HJTileSplitCreate: interior tiles first; NULL: no exchange */
   /* the rows known constant, for A's stencil [0] and A^T's [1]: found at the first cycle with that stencil after setup */
   const HJStencil *cstof[2] = {nullptr, nullptr};
@@ -83,8 +83,8 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
 /* (Re)size *data to the PC's layout and tile (made when NULL), and split its tiles for the ghost exchange */
 PetscErrorCode HostDataSetUp(PC pc, void **data)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  HostData       *h  = (HostData *)*data;
+  PC_HJacobi     *hj   = (PC_HJacobi *)pc->data;
+  HostData       *h    = (HostData *)*data;
   PetscInt        nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof, t[3], o[3];
   const PetscBool halo[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}; /* the host reads the halo in every used direction */
 
@@ -153,9 +153,9 @@ PetscErrorCode HJReset_Host(PC pc)
    product of the assembled Pmat): x into xpad's interior, the ghost exchange, the rows */
 PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
 {
-  PC_HJacobi            *hj = (PC_HJacobi *)pc->data;
-  const HJLayout        *L  = &hj->layout;
-  HostData              *h  = nullptr;
+  PC_HJacobi            *hj  = (PC_HJacobi *)pc->data;
+  const HJLayout        *L   = &hj->layout;
+  HostData              *h   = nullptr;
   const HJHostConstRows *cst = nullptr;
   const PetscScalar     *xa;
   PetscScalar           *ya;
@@ -197,8 +197,8 @@ PetscErrorCode HJExtract_Host(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 
 PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  HostData       *h  = (HostData *)hj->data;
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HostData   *h  = (HostData *)hj->data;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU row by row, one ghost exchange per cycle\n"));
@@ -209,7 +209,8 @@ PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
     else if (c->use) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: one row inside the %" PetscInt_FMT "-point boundary shell: coefficient planes read in the shell only\n", c->shell));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: variable rows: coefficient planes read everywhere\n"));
   }
-  if (h && h->tileids) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+  if (h && h->tileids)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -237,7 +238,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
-  HostData          *h = nullptr;
+  HostData          *h  = nullptr;
   const PetscScalar *ba;
   PetscScalar       *xa;
   PetscInt           t[3], o[3];
@@ -256,7 +257,11 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   }
   const HJHostConstRows *cst = nullptr;
   PetscCall(HostConstRows(L, h, st, 0, &cst));
-  HJHostCycleArgs args = {L, st, cst, {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero};
+  HJHostCycleArgs args = {
+    L, st, cst, {t[0], t[1], t[2]},
+       {o[0], o[1], o[2]},
+       hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero
+  };
   PetscCheck(hj->wt.n == hj->subits, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->wt.n, hj->subits);
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
@@ -302,7 +307,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
 {
   PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
   const HJLayout    *L  = &hj->layout;
-  HostData          *h = nullptr;
+  HostData          *h  = nullptr;
   const PetscScalar *ra;
   PetscScalar       *xa;
   PetscInt           t[3], o[3];
@@ -315,7 +320,11 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   {
     const HJHostConstRows *cst = nullptr;
     PetscCall(HostConstRows(L, h, stT, 1, &cst));
-    const HJHostCycleArgs args = {L, stT, cst, {t[0], t[1], t[2]}, {o[0], o[1], o[2]}, hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero};
+    const HJHostCycleArgs args = {
+      L, stT, cst, {t[0], t[1], t[2]},
+         {o[0], o[1], o[2]},
+         hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero
+    };
     HJHostCycle(&args, PETSC_TRUE, nullptr, 0, h->ntiles);
   }
   PetscCall(VecRestoreArrayRead(r, &ra));

@@ -71,7 +71,9 @@ inline void SweepPoints(int n, S *y, const S *x, long long sy, long long sz, con
 template <int DIM, int KIND, int DOF>
 inline void SweepRowBlock(int n, S *y, const S *x, long long sy, long long sz, const S *b, const S *const *c, const S *dinv, S w)
 {
-  for (int i = 0; i < n; i++) hj::BlockPointUpdate<DIM, KIND, DOF>(x + DOF * i, sy, sz, b + DOF * i, dinv + DOF * DOF * i, w, [&](int s) { return c[s] + DOF * DOF * i; }, y + DOF * i);
+  for (int i = 0; i < n; i++)
+    hj::BlockPointUpdate<DIM, KIND, DOF>(
+      x + DOF * i, sy, sz, b + DOF * i, dinv + DOF * DOF * i, w, [&](int s) { return c[s] + DOF * DOF * i; }, y + DOF * i);
 }
 
 /* where a sweep reads or writes: a point's DOF values at p + DOF*(i + sy*j + sz*k), (i, j, k) in W(T) coordinates */
@@ -92,8 +94,8 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
   const HJStencil       *st = A->st;
   const long long        N = L->nlocal, xm[3] = {L->xm[0], L->xm[1], L->xm[2]}, ext[2] = {L->ext[0], L->ext[1]};
   const long long        nt[3] = {hj::NumTiles(xm[0], A->t[0], A->o[0]), hj::NumTiles(xm[1], A->t[1], A->o[1]), hj::NumTiles(xm[2], A->t[2], A->o[2])};
-  const bool             all   = DOF == 1 && st->constant;                        /* every row is the compact one */
-  const bool             some  = DOF == 1 && !all && A->cst && A->cst->use;       /* the rows in a box are */
+  const bool             all   = DOF == 1 && st->constant;                  /* every row is the compact one */
+  const bool             some  = DOF == 1 && !all && A->cst && A->cst->use; /* the rows in a box are */
   const HJHostConstRows *cr    = A->cst;
   S                      crow[NO > 0 ? NO : 1], cdinv = 0;
 
@@ -104,20 +106,23 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
     for (int s = 0; s < NO; s++) crow[s] = cr->coef[s];
     cdinv = cr->invdiag;
   }
-  const bool      zstart = TRANSPOSE || !A->xpad; /* from x = 0 with a zero halo */
-  const Place<DOF> zsrc  = {const_cast<S *>(A->zero) + DOF, 0, 0}; /* reads as zero everywhere in a tile row and its halo */
+  const bool       zstart = TRANSPOSE || !A->xpad;                  /* from x = 0 with a zero halo */
+  const Place<DOF> zsrc   = {const_cast<S *>(A->zero) + DOF, 0, 0}; /* reads as zero everywhere in a tile row and its halo */
   for (PetscInt n = first; n < last; n++) {
-    const long long   id = ids ? ids[n] : n;
-    const hj::TileBox tb = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], A->t[0], A->o[0], hj::TileCoord(id, nt[0], nt[1], 0)), hj::TileRange(xm[1], A->t[1], A->o[1], hj::TileCoord(id, nt[0], nt[1], 1)), hj::TileRange(xm[2], A->t[2], A->o[2], hj::TileCoord(id, nt[0], nt[1], 2)));
+    const long long   id  = ids ? ids[n] : n;
+    const hj::TileBox tb  = hj::MakeTileBox<DIM>(hj::TileRange(xm[0], A->t[0], A->o[0], hj::TileCoord(id, nt[0], nt[1], 0)), hj::TileRange(xm[1], A->t[1], A->o[1], hj::TileCoord(id, nt[0], nt[1], 1)), hj::TileRange(xm[2], A->t[2], A->o[2], hj::TileCoord(id, nt[0], nt[1], 2)));
     const long long   bsy = tb.s[0], bsz = (long long)tb.s[0] * tb.s[1];
-    const long long   u0  = tb.w0[0] + xm[0] * (tb.w0[1] + xm[1] * tb.w0[2]); /* W(T)'s first point, owned index */
-    const long long   hb  = tb.pad[0] + bsy * tb.pad[1] + bsz * tb.pad[2];   /* W(T)'s first point in a buffer */
-    const long long   hp  = (tb.w0[0] + tb.pad[0]) + ext[0] * ((tb.w0[1] + tb.pad[1]) + ext[1] * (tb.w0[2] + tb.pad[2])); /* ... in a padded array */
+    const long long   u0      = tb.w0[0] + xm[0] * (tb.w0[1] + xm[1] * tb.w0[2]);                                             /* W(T)'s first point, owned index */
+    const long long   hb      = tb.pad[0] + bsy * tb.pad[1] + bsz * tb.pad[2];                                                /* W(T)'s first point in a buffer */
+    const long long   hp      = (tb.w0[0] + tb.pad[0]) + ext[0] * ((tb.w0[1] + tb.pad[1]) + ext[1] * (tb.w0[2] + tb.pad[2])); /* ... in a padded array */
     S                *bufs[2] = {A->buf0, A->buf1};
-    const Place<DOF>  bufp[2] = {{bufs[0] + DOF * hb, bsy, bsz}, {bufs[1] + DOF * hb, bsy, bsz}};
-    const Place<DOF>  yp      = {A->out + DOF * (tb.w0[0] + A->osy * tb.w0[1] + A->osz * tb.w0[2]), A->osy, A->osz};
-    const Place<DOF>  xp      = zstart ? zsrc : Place<DOF>{const_cast<S *>(A->xpad) + DOF * hp, ext[0], ext[0] * ext[1]};
-    const PetscInt    k       = A->k;
+    const Place<DOF>  bufp[2] = {
+       {bufs[0] + DOF * hb, bsy, bsz},
+       {bufs[1] + DOF * hb, bsy, bsz}
+    };
+    const Place<DOF> yp = {A->out + DOF * (tb.w0[0] + A->osy * tb.w0[1] + A->osz * tb.w0[2]), A->osy, A->osz};
+    const Place<DOF> xp = zstart ? zsrc : Place<DOF>{const_cast<S *>(A->xpad) + DOF * hp, ext[0], ext[0] * ext[1]};
+    const PetscInt   k  = A->k;
 
     /* the halo of the buffers the sweeps read (sweep it > 0 reads bufs[(it - 1) % 2]), frozen: x's values, or zero */
     for (int q = 0; q < 2 && q < k - 1; q++) {
@@ -173,10 +178,10 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
               segment(a, e, bzero, false);
               return;
             }
-            const int    c0   = (int)PetscMax((long long)a, PetscMin((long long)e, cr->lo[0] - tb.w0[0]));
-            const int    c1   = (int)PetscMax((long long)c0, PetscMin((long long)e, cr->hi[0] - tb.w0[0]));
-            const long long r = (tb.w0[2] + kk - cr->lo[2]) * (cr->hi[1] - cr->lo[1]) + (tb.w0[1] + jj - cr->lo[1]);
-            const S     *rows = cr->xrows + r * (cr->nlo + cr->nhi) * (NO + 1);
+            const int       c0   = (int)PetscMax((long long)a, PetscMin((long long)e, cr->lo[0] - tb.w0[0]));
+            const int       c1   = (int)PetscMax((long long)c0, PetscMin((long long)e, cr->hi[0] - tb.w0[0]));
+            const long long r    = (tb.w0[2] + kk - cr->lo[2]) * (cr->hi[1] - cr->lo[1]) + (tb.w0[1] + jj - cr->lo[1]);
+            const S        *rows = cr->xrows + r * (cr->nlo + cr->nhi) * (NO + 1);
             if constexpr (DOF == 1) {
               if (a < c0) SweepPoints<DIM, KIND>(c0 - a, dst.at(a, jj, kk), src.at(a, jj, kk), src.sy, src.sz, bzero ? A->zero : A->b + u + a, rows + (tb.w0[0] + a) * (NO + 1), w);
               segment(c0, c1, bzero, true);
@@ -213,7 +218,7 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
   constexpr int   NO = hj::NumOffsets(DIM, KIND);
   const long long N = L->nlocal, xm0 = L->xm[0], xm1 = L->xm[1], sy = L->ext[0], sz = (long long)L->ext[0] * L->ext[1];
   const bool      all = st->constant, some = !all && cr && cr->use;
-  S               ac[NO], dc = 0;
+  S               ac[NO], dc               = 0;
 
   if (all || some) {
     for (int s = 0; s < NO; s++) ac[s] = all ? st->ccoef[s] : cr->coef[s];
@@ -221,8 +226,8 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
   }
   for (long long k = 0; k < L->xm[2]; k++)
     for (long long j = 0; j < xm1; j++) {
-      const long long u = xm0 * (j + xm1 * k);
-      const S        *x = xpad + (L->pad[0] + sy * (j + L->pad[1]) + sz * (k + L->pad[2]));
+      const long long u  = xm0 * (j + xm1 * k);
+      const S        *x  = xpad + (L->pad[0] + sy * (j + L->pad[1]) + sz * (k + L->pad[2]));
       S              *yr = y + u;
       const S        *xs[NO];
       for (int s = 0; s < NO; s++) xs[s] = x + (hj::Offset(DIM, KIND, s, 0) + sy * hj::Offset(DIM, KIND, s, 1) + sz * hj::Offset(DIM, KIND, s, 2));
@@ -258,7 +263,10 @@ using CycleFn = void (*)(const HJHostCycleArgs *, const PetscInt *, PetscInt, Pe
 /* the one run-time -> template dispatch of this backend: [transpose][dof-1][dim-1][kind] */
 #define HJ_HOST_CYCLES(DOF, TR) \
   { \
-    {Cycle<1, hj::STAR, DOF, TR>, Cycle<1, hj::BOX, DOF, TR>}, {Cycle<2, hj::STAR, DOF, TR>, Cycle<2, hj::BOX, DOF, TR>}, {Cycle<3, hj::STAR, DOF, TR>, Cycle<3, hj::BOX, DOF, TR>} \
+    {Cycle<1, hj::STAR, DOF, TR>, Cycle<1, hj::BOX, DOF, TR>}, {Cycle<2, hj::STAR, DOF, TR>, Cycle<2, hj::BOX, DOF, TR>}, \
+    { \
+      Cycle<3, hj::STAR, DOF, TR>, Cycle<3, hj::BOX, DOF, TR> \
+    } \
   }
 #define HJ_HOST_CYCLES_DOF(TR) \
   { \
@@ -272,8 +280,12 @@ static_assert(HJ_MAX_DOF == 8, "Cycles lists one row per dof");
 
 void HJHostStencilMult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const PetscScalar *xpad, PetscScalar *y)
 {
-  using MultFn               = void (*)(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *, PetscScalar *);
-  static const MultFn fns[3][2] = {{Mult<1, hj::STAR>, Mult<1, hj::BOX>}, {Mult<2, hj::STAR>, Mult<2, hj::BOX>}, {Mult<3, hj::STAR>, Mult<3, hj::BOX>}};
+  using MultFn                  = void (*)(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *, PetscScalar *);
+  static const MultFn fns[3][2] = {
+    {Mult<1, hj::STAR>, Mult<1, hj::BOX>},
+    {Mult<2, hj::STAR>, Mult<2, hj::BOX>},
+    {Mult<3, hj::STAR>, Mult<3, hj::BOX>}
+  };
   fns[L->dim - 1][st->kind](L, st, cr, xpad, y);
 }
 

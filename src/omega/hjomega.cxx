@@ -21,8 +21,8 @@
    omega is rounded to 0.01 so that 1, 2 or 4 ranks (whose estimates differ by rounding) choose the same value. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-#define HJ_OMEGA_RHO  0.9  /* the contraction asked of the high-frequency Ritz values */
-#define HJ_OMEGA_ZERO 1e-6 /* |theta| below this times the largest |theta|: the null space of a singular operator */
+#define HJ_OMEGA_RHO  0.9   /* the contraction asked of the high-frequency Ritz values */
+#define HJ_OMEGA_ZERO 1e-6  /* |theta| below this times the largest |theta|: the null space of a singular operator */
 #define HJ_OMEGA_REAL 1e-10 /* |Im theta| below this times the largest |theta|: real */
 #define HJ_OMEGA_PAIR 1e-6  /* two Ritz values this close (relative) are a conjugate pair */
 
@@ -62,10 +62,10 @@ static PetscErrorCode OmegaFit(const HJSpectrum *sp, PetscReal absmax, PetscReal
 /* the rules (top of this file) on the estimate: omega, and whether k is cut to 1 */
 static PetscErrorCode OmegaFromRitz(PC pc, PetscBool smoother, PetscReal *omega, HJOmegaRule *rule)
 {
-  PC_HJacobi       *hj = (PC_HJacobi *)pc->data;
-  const HJSpectrum *sp = &hj->spec;
-  HJOmega          *om = &hj->om;
-  const PetscInt    dim = hj->layout.dim;
+  PC_HJacobi       *hj   = (PC_HJacobi *)pc->data;
+  const HJSpectrum *sp   = &hj->spec;
+  HJOmega          *om   = &hj->om;
+  const PetscInt    dim  = hj->layout.dim;
   PetscReal         amax = 0, amin = PETSC_MAX_REAL, absmax = 0, lhi, llo, w;
   PetscInt          ineg = -1, ioff = -1; /* a Ritz value with real part <= 0; one without its conjugate */
   PetscBool         ok;
@@ -97,8 +97,7 @@ static PetscErrorCode OmegaFromRitz(PC pc, PetscBool smoother, PetscReal *omega,
     if (ok) {
       *rule  = HJ_OMEGA_SPECTRUM;
       *omega = w;
-      PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "rule spectrum: real parts of the Ritz values in [%.3g, %.3g]: omega = 2/(%.3g + %.3g), the high frequencies of a %" PetscInt_FMT "D grid%s", (double)amin, (double)amax, (double)llo, (double)lhi, dim,
-                             PetscAbsReal(w - 2 / (llo + lhi)) > 0.011 ? ", limited so that every Ritz value contracts" : ""));
+      PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "rule spectrum: real parts of the Ritz values in [%.3g, %.3g]: omega = 2/(%.3g + %.3g), the high frequencies of a %" PetscInt_FMT "D grid%s", (double)amin, (double)amax, (double)llo, (double)lhi, dim, PetscAbsReal(w - 2 / (llo + lhi)) > 0.011 ? ", limited so that every Ritz value contracts" : ""));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   } else if (ineg >= 0) PetscCall(PetscSNPrintf(om->why, sizeof(om->why), "Ritz value %.3g%+.3gi has real part <= 0: no damping makes the sweeps contract", (double)sp->re[ineg], (double)sp->im[ineg]));
@@ -133,8 +132,8 @@ PetscErrorCode HJOmegaChoose(PC pc, PetscBool smoother)
   om->rule  = rule;
   hj->omega = rule == HJ_OMEGA_FALLBACK ? 1.0 : w;
   if (rule != HJ_OMEGA_SPECTRUM && !hj->subitsset) hj->subits = 1;
-  PetscCall(PetscInfo(pc, "omega %g, k %" PetscInt_FMT " %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, hj->subits, rule == HJ_OMEGA_FALLBACK ? "(rule fallback)" : "chosen from the operator", hj->spec.reused ? "reused" : "new", hj->spec.nritz, om->why,
-                      rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; keeping the subiterations the user set" : (rule == HJ_OMEGA_UPPER ? "; k = 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI"))));
+  PetscCall(PetscInfo(pc, "omega %g, k %" PetscInt_FMT " %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, hj->subits, rule == HJ_OMEGA_FALLBACK ? "(rule fallback)" : "chosen from the operator", hj->spec.reused ? "reused" : "new",
+                      hj->spec.nritz, om->why, rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; keeping the subiterations the user set" : (rule == HJ_OMEGA_UPPER ? "; k = 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI"))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -152,8 +151,7 @@ PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
     HJSpectrumExtremes(&hj->spec, &amax, &imax);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (auto%s): %" PetscInt_FMT " Arnoldi steps on D^{-1}A, largest real part %.4g, largest imaginary part %.3g%s\n", (double)hj->omega, om->rule == HJ_OMEGA_FALLBACK ? ", fallback" : "", hj->spec.nritz, (double)amax, (double)imax,
                                      hj->spec.recompute ? ", recomputed when the values change" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why,
-                                     om->rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; subiterations as set by the user" : (om->rule == HJ_OMEGA_UPPER ? "; k = 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)"))));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why, om->rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; subiterations as set by the user" : (om->rule == HJ_OMEGA_UPPER ? "; k = 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)"))));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -29,10 +29,10 @@ static PetscErrorCode VectorBackend(PC pc, const HJBackendOps **ops)
    (a device matrix type takes device values by COO) */
 static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 {
-  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  const HJLayout     *L  = &hj->layout;
-  const PetscInt      dof = L->dof;
-  const PetscScalar  *vals = hj->st.invdiag;
+  PC_HJacobi         *hj    = (PC_HJacobi *)pc->data;
+  const HJLayout     *L     = &hj->layout;
+  const PetscInt      dof   = L->dof;
+  const PetscScalar  *vals  = hj->st.invdiag;
   MatType             mtype = MATAIJ;
   PetscInt            rstart, nloc;
   const HJBackendOps *vops;
@@ -148,7 +148,7 @@ static PetscErrorCode StencilMult(Mat S, Vec x, Vec y)
 static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
 {
   Mat      R, Dinv = NULL, S = NULL;
-  Vec      b, x, dinv = NULL;
+  Vec      b, x, dinv        = NULL;
   KSP      ksp;
   PC       dpc;
   PetscInt neig = 0, its;

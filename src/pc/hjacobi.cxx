@@ -102,20 +102,21 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall(HJWeightsSetUp(pc)); /* omega, k and the sweeps' weights (hjweights.cxx) before the backend sets up for them (its plan holds them) */
-  { /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
+  {                              /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
        limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
   }
   PetscCall(HJBackendFallbackReset(pc, PETSC_FALSE)); /* the host data of host vectors: remade to the new sizes at its next use */
-  { /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
+  {                                                   /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
        set up (PCSetUp marks it just after this) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
     pc->setupcalled        = PETSC_TRUE;
     PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
     pc->setupcalled = called;
   }
-  PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.constant ? "constant" : "variable", hj->ops->name));
+  PetscCall(PetscInfo(pc, "%" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil, %s coefficients, backend %s\n", hj->layout.dim, hj->layout.M[0], hj->layout.M[1], hj->layout.M[2], hj->st.kind == hj::STAR ? "star" : "box",
+                      hj->st.constant ? "constant" : "variable", hj->ops->name));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -202,6 +203,14 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRichardsonCheck_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetRichardsonCheck_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetWeights_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetWeights_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetChebyshevInterval_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetChebyshevInterval_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", NULL));
   PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
   PetscCall(HJWeightsInstall(pc, PETSC_FALSE));
   PetscCall(HJBackendsDestroyOptions(pc));
@@ -240,13 +249,13 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   if (!hj->haslayout || hj->ghostsf) {
     const PetscBool device = (PetscBool)(hj->ops && hj->ops->device), over = HJOverlapComm(hj);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false", hj->overlapcommset || !device ? "" : ", default"));
-  }
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->haslayout && hj->st.noff) {
-    const HJLayout *L = &hj->layout;
+    const HJLayout *L      = &hj->layout;
     long long       ntiles = 1;
     for (PetscInt d = 0; d < L->dim; d++) ntiles *= hj::NumTiles(L->xm[d], hj->tile[d], hj->overlap[d]);
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box", hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %s stencil (%" PetscInt_FMT " neighbours), %s coefficients; rank 0: %lld tiles\n", L->dim, L->M[0], L->M[1], L->M[2], hj->st.kind == hj::STAR ? "star" : "box",
+                                     hj->st.noff, hj->st.constant ? "constant" : "variable", ntiles));
     for (PetscInt d = 0; d < L->dim; d++) /* HJStencil.zerodir: what a device backend's automatic kernel choice reads */
       if (hj->st.zerodir[d]) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: no couplings along %c (the points along %c are independent)\n", "xyz"[d], "xyz"[d]));
     if (L->dof > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  %" PetscInt_FMT " fields per grid point: point-block Jacobi (%" PetscInt_FMT " x %" PetscInt_FMT " diagonal blocks inverted at setup)\n", L->dof, L->dof, L->dof));
@@ -338,11 +347,12 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
 /* ------------------------------ setters and getters (implementations) ------------------------------ */
 static PetscErrorCode PCHJacobiSetTileSize_HJacobi(PC pc, PetscInt tx, PetscInt ty, PetscInt tz)
 {
-  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  PC_HJacobi    *hj   = (PC_HJacobi *)pc->data;
   const PetscInt t[3] = {tx, ty, tz};
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(t[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size must be >= 1 in every direction; got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_tile)", t[d], d);
+  for (PetscInt d = 0; d < 3; d++)
+    PetscCheck(t[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI tile size must be >= 1 in every direction; got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_tile)", t[d], d);
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = t[d];
   hj->tileset     = PETSC_TRUE;
   pc->setupcalled = 0; /* tile buffers and launch shapes depend on it */
@@ -362,11 +372,12 @@ static PetscErrorCode PCHJacobiGetTileSize_HJacobi(PC pc, PetscInt *tx, PetscInt
 
 static PetscErrorCode PCHJacobiSetOverlap_HJacobi(PC pc, PetscInt ox, PetscInt oy, PetscInt oz)
 {
-  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  PC_HJacobi    *hj   = (PC_HJacobi *)pc->data;
   const PetscInt o[3] = {ox, oy, oz};
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(o[d] >= 0 && o[d] % 2 == 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap must be even and >= 0 (each tile keeps half of a shared strip); got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap)", o[d], d);
+  for (PetscInt d = 0; d < 3; d++)
+    PetscCheck(o[d] >= 0 && o[d] % 2 == 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI overlap must be even and >= 0 (each tile keeps half of a shared strip); got %" PetscInt_FMT " in direction %" PetscInt_FMT " (-pc_hjacobi_overlap)", o[d], d);
   for (PetscInt d = 0; d < 3; d++) hj->overlap[d] = o[d];
   pc->setupcalled = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -390,9 +401,9 @@ static PetscErrorCode PCHJacobiSetSubiterations_HJacobi(PC pc, PetscInt k)
   PetscFunctionBegin;
   PetscCheck(k >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI subiterations must be >= 1; got %" PetscInt_FMT " (-pc_hjacobi_subiterations)", k);
   if (k != hj->subits) pc->setupcalled = 0; /* a backend may choose its kernel by k (the CUDA backend: classic or tile) */
-  hj->subits       = k;
-  hj->subitsasked  = k;
-  hj->subitsset    = PETSC_TRUE;
+  hj->subits      = k;
+  hj->subitsasked = k;
+  hj->subitsset   = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1007,24 +1018,24 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
     hj->tile[d]    = 0; /* chosen per dimension at setup unless set */
     hj->overlap[d] = 0;
   }
-  hj->subits    = 4;
+  hj->subits      = 4;
   hj->subitsasked = 4;
-  hj->cycles    = 1;
-  hj->omega     = PETSC_DECIDE; /* chosen at setup (hjweights.cxx, the omega rules of hjomega.cxx) unless set */
-  hj->om.user   = PETSC_DECIDE;
-  hj->backend = PC_HJACOBI_BACKEND_AUTO;
-  hj->inner   = PC_HJACOBI_INNER_PRECISION_NATIVE;
+  hj->cycles      = 1;
+  hj->omega       = PETSC_DECIDE; /* chosen at setup (hjweights.cxx, the omega rules of hjomega.cxx) unless set */
+  hj->om.user     = PETSC_DECIDE;
+  hj->backend     = PC_HJACOBI_BACKEND_AUTO;
+  hj->inner       = PC_HJACOBI_INNER_PRECISION_NATIVE;
   hj->overlapcomm = PETSC_TRUE;
-  hj->abisize = sizeof(PC_HJacobi);
-  hj->abilast = offsetof(PC_HJacobi, abiend);
+  hj->abisize     = sizeof(PC_HJacobi);
+  hj->abilast     = offsetof(PC_HJacobi, abiend);
 
-  pc->ops->setup           = PCSetUp_HJacobi;
-  pc->ops->apply           = PCApply_HJacobi;
-  pc->ops->applytranspose  = PCApplyTranspose_HJacobi;
-  pc->ops->reset           = PCReset_HJacobi;
-  pc->ops->destroy         = PCDestroy_HJacobi;
-  pc->ops->setfromoptions  = PCSetFromOptions_HJacobi;
-  pc->ops->view            = PCView_HJacobi;
+  pc->ops->setup          = PCSetUp_HJacobi;
+  pc->ops->apply          = PCApply_HJacobi;
+  pc->ops->applytranspose = PCApplyTranspose_HJacobi;
+  pc->ops->reset          = PCReset_HJacobi;
+  pc->ops->destroy        = PCDestroy_HJacobi;
+  pc->ops->setfromoptions = PCSetFromOptions_HJacobi;
+  pc->ops->view           = PCView_HJacobi;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetTileSize_C", PCHJacobiSetTileSize_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetTileSize_C", PCHJacobiGetTileSize_HJacobi));
@@ -1042,6 +1053,14 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetBackend_C", PCHJacobiGetBackend_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetInnerPrecision_C", PCHJacobiSetInnerPrecision_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetInnerPrecision_C", PCHJacobiGetInnerPrecision_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRichardsonCheck_C", PCHJacobiSetRichardsonCheck_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetRichardsonCheck_C", PCHJacobiGetRichardsonCheck_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetWeights_C", PCHJacobiSetWeights_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetWeights_C", PCHJacobiGetWeights_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetChebyshevInterval_C", PCHJacobiSetChebyshevInterval_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetChebyshevInterval_C", PCHJacobiGetChebyshevInterval_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", PCHJacobiGetSweepWeights_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", PCHJacobiSetRole_HJacobi));
   PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscCall(HJWeightsInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

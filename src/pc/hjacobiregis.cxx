@@ -15,7 +15,7 @@ static const char citation[] = "@inproceedings{islam2020hierarchical,\n"
                                "  booktitle = {IEEE High Performance Extreme Computing Conference (HPEC)},\n"
                                "  year      = {2022},\n"
                                "  note      = {arXiv:2006.16465}\n}\n";
-static PetscBool cited = PETSC_FALSE;
+static PetscBool  cited      = PETSC_FALSE;
 
 /*@C
   PCHJacobiFinalizePackage - Clears the package's state at `PetscFinalize()`

@@ -18,7 +18,7 @@ PetscErrorCode HJBackendOfVecType(VecType vt, const HJBackendOps **ops)
   PetscFunctionBegin;
   *ops = &HJBackendHost;
   for (PetscInt i = 0; i < HJNumBackends && vt; i++) {
-    const HJBackendOps *b = HJBackends[i];
+    const HJBackendOps *b     = HJBackends[i];
     PetscBool           match = PETSC_FALSE;
 
     for (PetscInt j = 0; b->vectypes && b->vectypes[j] && !match; j++) PetscCall(PetscStrcmp(vt, b->vectypes[j], &match));
@@ -170,6 +170,7 @@ PetscErrorCode HJBackendFallbackView(PC pc, PetscViewer viewer)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  if (hj->nfallback) PetscCall(PetscViewerASCIIPrintf(viewer, "  host vectors: %" PetscInt_FMT " calls on rank 0 ran the host backend's cycles instead of the %s backend's (event PCHJacobiFallback)\n", hj->nfallback, hj->ops ? hj->ops->name : "device"));
+  if (hj->nfallback)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  host vectors: %" PetscInt_FMT " calls on rank 0 ran the host backend's cycles instead of the %s backend's (event PCHJacobiFallback)\n", hj->nfallback, hj->ops ? hj->ops->name : "device"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -120,7 +120,7 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC pc, PetscInt m)
+PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC pc, PetscInt m)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -130,7 +130,7 @@ static PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC pc, PetscInt m)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC pc, PetscInt *m)
+PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC pc, PetscInt *m)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -150,8 +150,6 @@ PetscErrorCode HJRichardsonInstall(PC pc, PetscBool install)
     pc->ops->presolve        = PCPreSolve_HJacobi;
     pc->ops->postsolve       = PCPostSolve_HJacobi;
   }
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRichardsonCheck_C", install ? PCHJacobiSetRichardsonCheck_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetRichardsonCheck_C", install ? PCHJacobiGetRichardsonCheck_HJacobi : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -40,9 +40,9 @@
    have imaginary parts beyond HJ_CHEB_IMAG of the largest real part, the weights are constant. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-#define HJ_CHEB_IMAG  0.05 /* |Im theta| / max Re theta beyond which the spectrum is not taken as real */
-#define HJ_CHEB_WIDTH 1e-8 /* the narrowest interval, relative to hi: distinct nodes */
-#define HJ_CHEB_TAU   1.4142135623730951 /* T_m at the interval's lower end, at least (sqrt 2: 1 - p >= 1/2 for squared) */
+#define HJ_CHEB_IMAG  0.05                             /* |Im theta| / max Re theta beyond which the spectrum is not taken as real */
+#define HJ_CHEB_WIDTH 1e-8                             /* the narrowest interval, relative to hi: distinct nodes */
+#define HJ_CHEB_TAU   1.4142135623730951               /* T_m at the interval's lower end, at least (sqrt 2: 1 - p >= 1/2 for squared) */
 #define HJ_CHEB_LOMIN PETSC_SQRT_MACHINE_EPSILON       /* a given lo: its weight at most 1/sqrt(eps) */
 #define HJ_CHEB_HIMAX (1 / PETSC_SQRT_MACHINE_EPSILON) /* a given hi: its weight at least sqrt(eps) */
 
@@ -54,7 +54,7 @@ static void ChebyshevLeja(PetscInt k, PetscReal lo, PetscReal hi, PetscReal *nod
     taken[j] = PETSC_FALSE;
   }
   for (PetscInt m = 0; m < k; m++) {
-    PetscInt  best = -1;
+    PetscInt  best  = -1;
     PetscReal bestv = -PETSC_MAX_REAL;
     for (PetscInt j = 0; j < k; j++) {
       PetscReal v = 0;
@@ -62,7 +62,7 @@ static void ChebyshevLeja(PetscInt k, PetscReal lo, PetscReal hi, PetscReal *nod
       if (m == 0) v = nodes[j]; /* the largest first */
       else
         for (PetscInt i = 0; i < m; i++) v += PetscLogReal(PetscAbsReal(nodes[j] - 1 / w[i])); /* log of the product */
-      if (best < 0 || v > bestv) bestv = v, best = j; /* (equal nodes give log 0 = -inf: still one is taken) */
+      if (best < 0 || v > bestv) bestv = v, best = j;                                          /* (equal nodes give log 0 = -inf: still one is taken) */
     }
     taken[best] = PETSC_TRUE;
     w[m]        = 1 / nodes[best];
@@ -108,16 +108,14 @@ static PetscReal DegreeFloor(PetscInt m, PetscReal hi)
 static PetscErrorCode CheckRepresentable(PC pc, PetscReal lo, PetscReal hi)
 {
   PetscFunctionBegin;
-  PetscCheck((lo == 0 || lo >= HJ_CHEB_LOMIN) && (hi == 0 || hi <= HJ_CHEB_HIMAX), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE,
-             "PCHJACOBI Chebyshev interval [%g, %g]: its weights 1/l (l in [lo, hi]) must lie in [%g, %g] (D^{-1}A has mean eigenvalue 1: larger weights overflow or amplify rounding, smaller ones make the preconditioner numerically zero); give %g <= lo < hi <= %g, or 0 for an end chosen at setup (-pc_hjacobi_chebyshev_interval lo,hi)",
-             (double)lo, (double)hi, (double)(1 / HJ_CHEB_HIMAX), (double)(1 / HJ_CHEB_LOMIN), (double)HJ_CHEB_LOMIN, (double)HJ_CHEB_HIMAX);
+  PetscCheck((lo == 0 || lo >= HJ_CHEB_LOMIN) && (hi == 0 || hi <= HJ_CHEB_HIMAX), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g]: its weights 1/l (l in [lo, hi]) must lie in [%g, %g] (D^{-1}A has mean eigenvalue 1: larger weights overflow or amplify rounding, smaller ones make the preconditioner numerically zero); give %g <= lo < hi <= %g, or 0 for an end chosen at setup (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi, (double)(1 / HJ_CHEB_HIMAX), (double)(1 / HJ_CHEB_LOMIN), (double)HJ_CHEB_LOMIN, (double)HJ_CHEB_HIMAX);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode HJWeightsSetUp(PC pc)
 {
-  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  HJWeights          *wt = &hj->wt;
+  PC_HJacobi         *hj   = (PC_HJacobi *)pc->data;
+  HJWeights          *wt   = &hj->wt;
   PCHJacobiWeightType want = Wanted(pc);
   PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && wt->ulo > 0 && wt->uhi > 0);
   PetscReal           hi = 0, lo = 0, amax = 0, imax = 0;
@@ -135,8 +133,8 @@ PetscErrorCode HJWeightsSetUp(PC pc)
     wt->bound = PetscCeilReal(100 * HJ_SPECTRUM_SAFE * amax) / 100;
   }
   if (given) { /* the interval as given: omega unused (unless given), k as asked */
-    hj->subits = hj->subitsasked;
-    hj->omega  = hj->om.user > 0 ? hj->om.user : 1;
+    hj->subits  = hj->subitsasked;
+    hj->omega   = hj->om.user > 0 ? hj->om.user : 1;
     hj->om.rule = hj->om.user > 0 ? HJ_OMEGA_GIVEN : HJ_OMEGA_UNUSED;
   } else PetscCall(HJOmegaChoose(pc, wt->smoother));
   k = hj->subits;
@@ -159,15 +157,14 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   if (cheb) {
     const PetscInt m = want == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? k : k / 2;
     if (wt->ulo > 0) lo = wt->ulo;
-    else { /* the directions with couplings on some rank (HJStencil.zerodir: none on this rank) make the model's dimension */
-      PetscMPIInt zl[3], zg[3];
-      PetscReal   c = 0, floor;
-      PetscInt    nd = 0;
+    else { /* the directions with couplings on some rank (HJStencil.zerodir: none on this rank) make the model's dimension */ PetscMPIInt zl[3], zg[3];
+      PetscReal                                                                                                                           c  = 0, floor;
+      PetscInt                                                                                                                            nd = 0;
       for (PetscInt d = 0; d < 3; d++) zl[d] = (PetscMPIInt)(d < hj->layout.dim && hj->st.zerodir[d]);
       PetscCallMPI(MPI_Allreduce(zl, zg, 3, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
       for (PetscInt d = 0; d < hj->layout.dim; d++)
         if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1)), nd++;
-      lo = nd ? hi / 2 * (1 - c / nd) : hi / 2;
+      lo    = nd ? hi / 2 * (1 - c / nd) : hi / 2;
       floor = m >= 1 ? DegreeFloor(m, hi) : 0;
       if (floor > lo) {
         PetscCall(PetscInfo(pc, "Chebyshev lo %g from the tile size raised to %g, the degree %" PetscInt_FMT "'s floor (T_m(s) = %g at lo)\n", (double)lo, (double)floor, m, (double)HJ_CHEB_TAU));
@@ -186,8 +183,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
     PetscCall(PetscMalloc2(k, &nodes, k, &taken));
     wt->used = want;
     if (wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV) ChebyshevLeja(k, lo, hi, nodes, taken, wt->w);
-    else { /* p = q^2 (times 1 - x/hi for odd k): q the Chebyshev polynomial of degree k/2 */
-      const PetscInt h = k / 2;
+    else { /* p = q^2 (times 1 - x/hi for odd k): q the Chebyshev polynomial of degree k/2 */ const PetscInt h = k / 2;
       if (h) ChebyshevLeja(h, lo, hi, nodes, taken, wt->w + (k - h));
       for (PetscInt j = 0; j < h; j++) wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];
       if (k % 2) wt->w[k - 1] = 1 / hi;
@@ -196,9 +192,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
     wt->lo = lo;
     wt->hi = hi;
     if (!wt->why[0])
-      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", wt->type != PC_HJACOBI_WEIGHTS_AUTO ? "as asked" : "auto: the default outside a multigrid smoother for k > 1",
-                             wt->ulo > 0 ? "given" : (wt->lofloor ? "the degree's floor (above the tile size's, which the degree cannot resolve)" : "from the tile size"),
-                             wt->uhi > 0 ? (wt->hibelow ? "given, below the estimate's bound: modes above it grow" : "given") : "from the spectrum estimate"));
+      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", wt->type != PC_HJACOBI_WEIGHTS_AUTO ? "as asked" : "auto: the default outside a multigrid smoother for k > 1", wt->ulo > 0 ? "given" : (wt->lofloor ? "the degree's floor (above the tile size's, which the degree cannot resolve)" : "from the tile size"), wt->uhi > 0 ? (wt->hibelow ? "given, below the estimate's bound: modes above it grow" : "given") : "from the spectrum estimate"));
   } else {
     for (PetscInt j = 0; j < k; j++) wt->w[j] = hj->omega;
     wt->used = PC_HJACOBI_WEIGHTS_CONSTANT;
@@ -219,7 +213,8 @@ PetscErrorCode HJWeightsView(PC pc, PetscViewer viewer)
   if (!wt->n) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s%s\n", PCHJacobiWeightTypes[wt->type], wt->type == PC_HJACOBI_WEIGHTS_AUTO ? " (constant for a multigrid smoother, k = 1 or overlap > 0, chebyshev_squared elsewhere)" : ""));
   } else if (IsChebyshev(wt->used)) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s on [%g, %g] (%s): %s, %g ... %g\n", PCHJacobiWeightTypes[wt->used], (double)wt->lo, (double)wt->hi, wt->why, wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? "1/(Chebyshev nodes of degree k) in Leja order" : "1/(Chebyshev nodes of degree k/2), each twice, in Leja order", (double)wt->w[0], (double)wt->w[wt->n - 1]));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s on [%g, %g] (%s): %s, %g ... %g\n", PCHJacobiWeightTypes[wt->used], (double)wt->lo, (double)wt->hi, wt->why, wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? "1/(Chebyshev nodes of degree k) in Leja order" : "1/(Chebyshev nodes of degree k/2), each twice, in Leja order",
+                                     (double)wt->w[0], (double)wt->w[wt->n - 1]));
     if (wt->hibelow) PetscCall(PetscViewerASCIIPrintf(viewer, "    warning: the given hi %g is below the spectrum estimate's bound %g: the modes above hi grow in every cycle\n", (double)wt->hi, (double)wt->bound));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights constant, omega in every sweep (%s)\n", wt->why));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -239,11 +234,11 @@ PetscErrorCode HJWeightsReset(PC pc)
 /* ------------------------------ options, setters and getters ------------------------------ */
 PetscErrorCode HJWeightsSetFromOptions(PC pc, HJ_OPTION_ITEMS)
 {
-  PC_HJacobi      *hj = (PC_HJacobi *)pc->data;
-  PCHJacobiWeightType type = hj->wt.type;
-  PetscReal        iv[3] = {hj->wt.ulo, hj->wt.uhi, 0};
-  PetscInt         n = 3; /* room for a third value, refused below */
-  PetscBool        flg, given;
+  PC_HJacobi         *hj    = (PC_HJacobi *)pc->data;
+  PCHJacobiWeightType type  = hj->wt.type;
+  PetscReal           iv[3] = {hj->wt.ulo, hj->wt.uhi, 0};
+  PetscInt            n     = 3; /* room for a third value, refused below */
+  PetscBool           flg, given;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsEnum("-pc_hjacobi_weights", "Weights of the k sweeps: constant (omega in every sweep), chebyshev (1/Chebyshev nodes of [lo, hi], degree k), chebyshev_squared (degree k/2, squared), auto (constant for a multigrid smoother, k = 1 or overlap > 0, else chebyshev_squared)", "PCHJacobiSetWeights", PCHJacobiWeightTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
@@ -257,7 +252,7 @@ PetscErrorCode HJWeightsSetFromOptions(PC pc, HJ_OPTION_ITEMS)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiSetWeights_HJacobi(PC pc, PCHJacobiWeightType type)
+PetscErrorCode PCHJacobiSetWeights_HJacobi(PC pc, PCHJacobiWeightType type)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -268,7 +263,7 @@ static PetscErrorCode PCHJacobiSetWeights_HJacobi(PC pc, PCHJacobiWeightType typ
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiGetWeights_HJacobi(PC pc, PCHJacobiWeightType *type)
+PetscErrorCode PCHJacobiGetWeights_HJacobi(PC pc, PCHJacobiWeightType *type)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -277,7 +272,7 @@ static PetscErrorCode PCHJacobiGetWeights_HJacobi(PC pc, PCHJacobiWeightType *ty
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo, PetscReal hi)
+PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo, PetscReal hi)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -292,9 +287,9 @@ static PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC pc, PetscReal *lo, PetscReal *hi)
+PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC pc, PetscReal *lo, PetscReal *hi)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  PC_HJacobi     *hj    = (PC_HJacobi *)pc->data;
   const PetscBool inuse = (PetscBool)(hj->wt.n && IsChebyshev(hj->wt.used));
 
   PetscFunctionBegin;
@@ -303,7 +298,7 @@ static PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC pc, PetscReal *lo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC pc, PetscInt *k, const PetscReal *w[])
+PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC pc, PetscInt *k, const PetscReal *w[])
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -315,7 +310,7 @@ static PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC pc, PetscInt *k, const
 }
 
 /* the role, set by code that knows what the PC is used as (HJ_ROLE_UNSET: from the options prefix) */
-static PetscErrorCode PCHJacobiSetRole_HJacobi(PC pc, PetscInt role)
+PetscErrorCode PCHJacobiSetRole_HJacobi(PC pc, PetscInt role)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
@@ -341,14 +336,8 @@ PetscErrorCode HJWeightsInstall(PC pc, PetscBool install)
   if (install) {
     hj->wt.type = PC_HJACOBI_WEIGHTS_AUTO;
     hj->wt.ulo = hj->wt.uhi = 0;
-    hj->wt.role = HJ_ROLE_UNSET;
+    hj->wt.role             = HJ_ROLE_UNSET;
   } else PetscCall(HJWeightsReset(pc));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetWeights_C", install ? PCHJacobiSetWeights_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetWeights_C", install ? PCHJacobiGetWeights_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetChebyshevInterval_C", install ? PCHJacobiSetChebyshevInterval_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetChebyshevInterval_C", install ? PCHJacobiGetChebyshevInterval_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", install ? PCHJacobiGetSweepWeights_HJacobi : NULL));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", install ? PCHJacobiSetRole_HJacobi : NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -28,7 +28,7 @@ static PetscErrorCode Assemble(DM da, Mat A)
   for (PetscInt j = ys; j < ys + ym; j++) {
     for (PetscInt i = xs; i < xs + xm; i++) {
       const PetscReal a[4] = {Face(i, j, 0), Face(i + 1, j, 0), Face(i, j, 1), Face(i, j + 1, 1)}; /* W E S N */
-      MatStencil      row = {.i = i, .j = j}, col[5];
+      MatStencil      row  = {.i = i, .j = j}, col[5];
       PetscScalar     v[5];
       PetscInt        n = 0;
 

@@ -12,7 +12,10 @@ struct dim3 {
 };
 typedef int   cudaError_t;
 typedef void *cudaStream_t;
-enum { cudaSuccess = 0, cudaErrorInvalidValue = 1 };
+enum {
+  cudaSuccess           = 0,
+  cudaErrorInvalidValue = 1
+};
 struct cudaFuncAttributes {
   int    maxThreadsPerBlock;
   size_t sharedSizeBytes;
@@ -29,13 +32,19 @@ inline thread_local dim3 threadIdx, blockIdx; /* one program per emulation test:
 inline dim3              blockDim, gridDim;
 inline std::barrier<>   *emu_barrier;
 inline std::mutex        emu_atomic;
-inline void              __syncthreads() { emu_barrier->arrive_and_wait(); }
+inline void              __syncthreads()
+{
+  emu_barrier->arrive_and_wait();
+}
 template <class T>
 inline T __ldg(const T *p)
 {
   return *p;
 }
-inline int __float2int_rz(float f) { return (int)f; }
+inline int __float2int_rz(float f)
+{
+  return (int)f;
+}
 template <class T>
 inline T atomicAdd(T *p, T v)
 {

@@ -15,7 +15,6 @@
 #include "launch.h"
 #include <petschjacobi/private/hjdispatch.hpp>
 
-
 using namespace hjcuda;
 
 static bool g_cint = false; /* launch with the constant box of the plan (P.cint): see main */
@@ -49,8 +48,8 @@ static void Inv(int n, const double *a, double *v)
 
 static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned seed)
 {
-  Problem          p;
-  std::mt19937_64  g(seed);
+  Problem                                p;
+  std::mt19937_64                        g(seed);
   std::uniform_real_distribution<double> U(-1, 1);
   p.nx = nx, p.ny = ny, p.dof = dof;
   const long long n = (long long)nx * ny, dd = dof * dof;
@@ -67,7 +66,7 @@ static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned se
     double rowsum = 0;
     for (int s = 0; s < 4; s++)
       for (int e = 0; e < dd; e++) {
-        double v = (zero_y && s >= 2) ? 0.0 : -(0.5 + 0.5 * std::fabs(U(g))) * (e / dof == e % dof ? 1.0 : 0.1);
+        double v                     = (zero_y && s >= 2) ? 0.0 : -(0.5 + 0.5 * std::fabs(U(g))) * (e / dof == e % dof ? 1.0 : 0.1);
         p.coef[(s * n + u) * dd + e] = v;
         rowsum += std::fabs(v);
       }
@@ -77,8 +76,8 @@ static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned se
   // b = A x + r with r in [-1, 1]: the correction is O(1) while x ~ X0, as near convergence
   for (int j = 0; j < ny; j++)
     for (int i = 0; i < nx; i++) {
-      const long long u = i + (long long)nx * j;
-      const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+      const long long u     = i + (long long)nx * j;
+      const int       di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
       for (int c = 0; c < dof; c++) {
         double ax = 0;
         for (int c2 = 0; c2 < dof; c2++) ax += p.diag[u * dd + c * dof + c2] * p.xpad[dof * ((i + 1) + p.ext0() * (j + 1)) + c2];
@@ -93,16 +92,16 @@ static Problem Make(int nx, int ny, int dof, double X0, bool zero_y, unsigned se
 // doc/algorithm.md's cycle, literally (2D star, dof blocks): tiles, frozen halo, k damped sweeps, owned write
 static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, int o1, int k, double w)
 {
-  const int dof = p.dof, dd = dof * dof;
-  const long long n = (long long)p.nx * p.ny;
+  const int           dof = p.dof, dd = dof * dof;
+  const long long     n = (long long)p.nx * p.ny;
   std::vector<double> out((size_t)(n * dof));
-  auto X = [&](int i, int j, int c) { return (i < 0 || j < 0 || i >= p.nx || j >= p.ny) ? 0.0 : p.xpad[dof * ((i + 1) + p.ext0() * (j + 1)) + c]; };
-  const long long nt0 = hj::NumTiles(p.nx, t0, o0), nt1 = hj::NumTiles(p.ny, t1, o1);
-  const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+  auto                X   = [&](int i, int j, int c) { return (i < 0 || j < 0 || i >= p.nx || j >= p.ny) ? 0.0 : p.xpad[dof * ((i + 1) + p.ext0() * (j + 1)) + c]; };
+  const long long     nt0 = hj::NumTiles(p.nx, t0, o0), nt1 = hj::NumTiles(p.ny, t1, o1);
+  const int           di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
   for (long long a = 0; a < nt0; a++)
     for (long long bb = 0; bb < nt1; bb++) {
-      hj::Range rx = hj::TileRange(p.nx, t0, o0, a), ry = hj::TileRange(p.ny, t1, o1, bb);
-      auto inW = [&](int i, int j) { return i >= rx.w0 && i < rx.w1 && j >= ry.w0 && j < ry.w1; };
+      hj::Range           rx = hj::TileRange(p.nx, t0, o0, a), ry = hj::TileRange(p.ny, t1, o1, bb);
+      auto                inW = [&](int i, int j) { return i >= rx.w0 && i < rx.w1 && j >= ry.w0 && j < ry.w1; };
       std::vector<double> y((size_t)(n * dof)), yn;
       for (int j = 0; j < p.ny; j++)
         for (int i = 0; i < p.nx; i++)
@@ -111,7 +110,7 @@ static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, i
         yn = y;
         for (int j = (int)ry.w0; j < ry.w1; j++)
           for (int i = (int)rx.w0; i < rx.w1; i++) {
-            const long long u = i + (long long)p.nx * j;
+            const long long     u = i + (long long)p.nx * j;
             std::vector<double> r(dof);
             for (int c = 0; c < dof; c++) r[c] = p.b[u * dof + c];
             for (int s = 0; s < 4; s++) {
@@ -143,14 +142,14 @@ static std::vector<double> Reference(const Problem &p, int t0, int t1, int o0, i
 template <class S>
 static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc, double cstinv, int xzero = 0, int transpose = 0, bool split = false)
 {
-  const int dof = p.dof;
-  const long long n = (long long)p.nx * p.ny;
+  const int           dof = p.dof;
+  const long long     n   = (long long)p.nx * p.ny;
   std::vector<double> y((size_t)(n * dof), -12345.0);
   std::vector<float>  coeff(p.coef.begin(), p.coef.end()), invdiagf(p.invdiag.begin(), p.invdiag.end());
-  Launch<double> L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
-  L.xpad = p.xpad.data();
-  L.b    = p.b.data();
-  L.y    = Output<double>{y.data(), 0, p.nx, (long long)p.nx * p.ny};
+  Launch<double>      L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
+  L.xpad  = p.xpad.data();
+  L.b     = p.b.data();
+  L.y     = Output<double>{y.data(), 0, p.nx, (long long)p.nx * p.ny};
   L.coefT = p.coef.data(), L.invdiagT = p.invdiag.data(), L.diagT = p.diag.data();
   L.coeff = coeff.data(), L.invdiagf = invdiagf.data();
   for (int s = 0; s < 26; s++) L.cstT.c[s] = s < 4 ? cstc : 0;
@@ -158,15 +157,15 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   std::vector<double> wv((size_t)std::max(k, 1));
   std::vector<float>  wvf(wv.size());
   for (int j = 0; j < (int)wv.size(); j++) wv[j] = SweepWeight(w, j), wvf[j] = (float)wv[j]; /* a weight per sweep */
-  L.wT     = wv.data();
-  L.wf     = wvf.data();
-  L.nlocal = n;
-  L.box    = Box{p.nx, p.ny, 1, p.ext0(), p.ext1()};
+  L.wT            = wv.data();
+  L.wf            = wvf.data();
+  L.nlocal        = n;
+  L.box           = Box{p.nx, p.ny, 1, p.ext0(), p.ext1()};
   const bool rows = kind == 2;
   if (rows) t1 = 1, o1 = 0, L.xshift = p.ext0();
   L.t[0] = t0, L.t[1] = t1, L.t[2] = 1, L.o[0] = o0, L.o[1] = o1, L.o[2] = 0;
   L.ntiles[0] = hj::NumTiles(p.nx, t0, o0), L.ntiles[1] = hj::NumTiles(p.ny, t1, o1), L.ntiles[2] = 1;
-  L.k = k;
+  L.k     = k;
   L.xzero = xzero, L.transpose = transpose;
   if (g_cint) { /* the plan's constant box: rows 2..n-3 of both directions have the row of point (2, 2) (the caller made it so) */
     const long long u0 = 2 + (long long)p.nx * 2;
@@ -178,8 +177,8 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
   TileParams<double, S> P = L.template Params<S>();
   if (transpose) std::fill(y.begin(), y.end(), 0.0); /* the transposed correction adds into y */
   const long long ntot = P.ntiles[0] * P.ntiles[1];
-  const int W0 = std::min(t0, p.nx), W1 = std::min(t1, p.ny);
-  auto launch = [&](long long nblocks) {
+  const int       W0 = std::min(t0, p.nx), W1 = std::min(t1, p.ny);
+  auto            launch = [&](long long nblocks) {
     if (kind == 0 || kind == 2) {
       const int npts = W0 * W1, ppt = 2, nth = ((npts + ppt - 1) / ppt + 31) / 32 * 32;
       if (kind == 0) EmuLaunch([&] { var ? TileKernel<2, hj::STAR, true, double, S, 2>(P) : TileKernel<2, hj::STAR, false, double, S, 2>(P); }, nblocks, nth);
@@ -213,8 +212,8 @@ static std::vector<double> Kernel(const Problem &p, int kind, bool var, int t0, 
 template <class S>
 static int CheckSplit(const char *name, const Problem &p, int kind, bool var, int t0, int t1, int o0, int o1, int k, double w, double cstc = 0, double cstinv = 0)
 {
-  const std::vector<double> a = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv);
-  const std::vector<double> b = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv, 0, 0, true);
+  const std::vector<double> a  = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv);
+  const std::vector<double> b  = Kernel<S>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv, 0, 0, true);
   const bool                ok = a.size() == b.size() && !std::memcmp(a.data(), b.data(), a.size() * sizeof(double));
   std::printf("hjtest %s %-40s tiles in two launches through tileids = one launch, bit for bit\n", ok ? "PASS" : "FAIL", name);
   return ok ? 0 : 1;
@@ -225,14 +224,14 @@ static int Check(const char *name, const Problem &p, int kind, bool var, int t0,
   std::vector<double> ref = Reference(p, t0, kind == 2 ? 1 : t1, o0, kind == 2 ? 0 : o1, k, w);
   std::vector<double> yd  = Kernel<double>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv);
   std::vector<double> yf  = Kernel<float>(p, kind, var, t0, t1, o0, o1, k, w, cstc, cstinv);
-  double ed = 0, ef = 0, corr = 0, xn = 0;
+  double              ed = 0, ef = 0, corr = 0, xn = 0;
   for (size_t i = 0; i < ref.size(); i++) {
     const int    d = p.dof, pt = (int)(i / d), c = (int)(i % d), ii = pt % p.nx, jj = pt / p.nx;
     const double x = p.xpad[d * ((ii + 1) + p.ext0() * (jj + 1)) + c];
-    ed   = std::max(ed, std::fabs(yd[i] - ref[i]));
-    ef   = std::max(ef, std::fabs(yf[i] - ref[i]));
-    corr = std::max(corr, std::fabs(ref[i] - x));
-    xn   = std::max(xn, std::fabs(x));
+    ed             = std::max(ed, std::fabs(yd[i] - ref[i]));
+    ef             = std::max(ef, std::fabs(yf[i] - ref[i]));
+    corr           = std::max(corr, std::fabs(ref[i] - x));
+    xn             = std::max(xn, std::fabs(x));
   }
   // native: to rounding of |x|; single (correction form): about 1e-7 of the correction, far below float's 6e-8 |x|
   const bool ok = ed <= 1e-12 * xn && ef <= 1e-5 * corr;
@@ -246,7 +245,7 @@ static int CheckZero(const char *name, const Problem &p, int kind, int transpose
 {
   std::vector<double> yd = Kernel<double>(p, kind, true, t0, t1, o0, o1, k, w, 0, 0, 1, transpose);
   std::vector<double> yf = Kernel<float>(p, kind, true, t0, t1, o0, o1, k, w, 0, 0, 1, transpose);
-  double e = 0, yn = 0;
+  double              e = 0, yn = 0;
   for (size_t i = 0; i < yd.size(); i++) e = std::max(e, std::fabs(yd[i] - yf[i])), yn = std::max(yn, std::fabs(yd[i]));
   const bool ok = e <= 1e-5 * yn && yn > 0;
   std::printf("hjtest %s %-40s single-native %.2e of max|y| %.2e\n", ok ? "PASS" : "FAIL", name, e / yn, yn);
@@ -261,13 +260,16 @@ static int DispatchValue()
 }
 struct DispatchProbe {
   template <int A, int B, int C>
-  static constexpr int (*Get())() { return &DispatchValue<A, B == 1, C>; }
+  static constexpr int (*Get())()
+  {
+    return &DispatchValue<A, B == 1, C>;
+  }
 };
 
 int main()
 {
   int     fail = 0;
-  Problem p = Make(37, 29, 1, 1e6, false, 1);
+  Problem p    = Make(37, 29, 1, 1e6, false, 1);
   fail += Check("TileKernel 2D star variable", p, 0, true, 16, 12, 4, 2, 3, 0.8);
   fail += Check("TileKernelStrip R=4 variable (partial)", p, 1, true, 16, 13, 4, 2, 3, 0.9);
   fail += Check("TileKernelStrip R=8 variable (partial)", p, 4, true, 16, 13, 4, 2, 3, 0.9);
@@ -277,9 +279,9 @@ int main()
     pc.invdiag[u] = 1 / 4.5, pc.diag[u] = 4.5; // the constant stencil, as the kernels' cst; the reference reads the planes
   }
   { /* b = A x + r again for the constant planes */
-    std::mt19937_64 g(9);
+    std::mt19937_64                        g(9);
     std::uniform_real_distribution<double> U(-1, 1);
-    const int di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
+    const int                              di[4] = {-1, 1, 0, 0}, dj[4] = {0, 0, -1, 1};
     for (int j = 0; j < 29; j++)
       for (int i = 0; i < 37; i++) {
         double ax = 4.5 * pc.xpad[(i + 1) + pc.ext0() * (j + 1)];
@@ -313,8 +315,8 @@ int main()
     fail += e >= 1e-13;
   }
   { /* constant rows inside a 2-point shell, variable in it (ex45's shape): the kernels take P.cst there (P.cint) */
-    Problem pm = Make(37, 29, 1, 1e6, false, 11);
-    const long long n = 37 * 29;
+    Problem         pm = Make(37, 29, 1, 1e6, false, 11);
+    const long long n  = 37 * 29;
     for (int j = 2; j < 27; j++)
       for (int i = 2; i < 35; i++) {
         const long long u = i + 37LL * j;

@@ -13,7 +13,6 @@
 #include "hjkernels.cuh"
 #include "launch.h"
 
-
 using namespace hjcuda;
 
 struct Problem {
@@ -79,9 +78,9 @@ static std::vector<double> Reference(const Problem &p, const int *t, const int *
   for (long long c = 0; c < nt[2]; c++)
     for (long long bt = 0; bt < nt[1]; bt++)
       for (long long a = 0; a < nt[0]; a++) {
-        const hj::Range r[3] = {hj::TileRange(p.n[0], t[0], o[0], a), hj::TileRange(p.n[1], t[1], o[1], bt), hj::TileRange(p.n[2], t[2], o[2], c)};
-        auto inW  = [&](int i, int j, int k) { return i >= r[0].w0 && i < r[0].w1 && j >= r[1].w0 && j < r[1].w1 && k >= r[2].w0 && k < r[2].w1; };
-        auto owns = [&](int i, int j, int k) { return i >= r[0].o0 && i < r[0].o1 && j >= r[1].o0 && j < r[1].o1 && k >= r[2].o0 && k < r[2].o1; };
+        const hj::Range     r[3] = {hj::TileRange(p.n[0], t[0], o[0], a), hj::TileRange(p.n[1], t[1], o[1], bt), hj::TileRange(p.n[2], t[2], o[2], c)};
+        auto                inW  = [&](int i, int j, int k) { return i >= r[0].w0 && i < r[0].w1 && j >= r[1].w0 && j < r[1].w1 && k >= r[2].w0 && k < r[2].w1; };
+        auto                owns = [&](int i, int j, int k) { return i >= r[0].o0 && i < r[0].o1 && j >= r[1].o0 && j < r[1].o1 && k >= r[2].o0 && k < r[2].o1; };
         std::vector<double> y((size_t)N), yn;
         for (int k = 0; k < p.n[2]; k++)
           for (int j = 0; j < p.n[1]; j++)
@@ -114,10 +113,10 @@ static std::vector<double> Tile(const Problem &p, const int *t, const int *o, in
   const long long     N = p.N();
   std::vector<double> y((size_t)N, transpose ? 0.0 : -12345.0);
   std::vector<float>  coeff(p.coef.begin(), p.coef.end()), invdiagf(p.invdiag.begin(), p.invdiag.end());
-  Launch<double> L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
-  L.xpad = p.xpad.data();
-  L.b    = p.b.data();
-  L.y    = Output<double>{y.data(), 0, p.n[0], (long long)p.n[0] * p.n[1]};
+  Launch<double>      L{}; /* the library's descriptor; the kernel parameter is made from it as the launchers make it */
+  L.xpad  = p.xpad.data();
+  L.b     = p.b.data();
+  L.y     = Output<double>{y.data(), 0, p.n[0], (long long)p.n[0] * p.n[1]};
   L.coefT = p.coef.data(), L.invdiagT = p.invdiag.data();
   L.coeff = coeff.data(), L.invdiagf = invdiagf.data();
   for (int s = 0; s < 26; s++) L.cstT.c[s] = s < p.noff ? p.cst[s] : 0;
@@ -138,9 +137,9 @@ static std::vector<double> Tile(const Problem &p, const int *t, const int *o, in
     for (int s = 0; s < p.noff; s++) L.cstT.c[s] = p.coef[s * N + u0];
     L.cstT.invdiag = p.invdiag[u0];
   }
-  const TileParams<double, S> P = L.template Params<S>();
-  const long long W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
-  const long long npts = W[0] * W[1] * W[2], ntiles = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
+  const TileParams<double, S> P    = L.template Params<S>();
+  const long long             W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
+  const long long             npts = W[0] * W[1] * W[2], ntiles = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
   if ((npts + 3) / 4 <= kTileMaxThreads) EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 4>(P); }, ntiles, (int)(((npts + 3) / 4 + 31) / 32 * 32));
   else EmuLaunch([&] { TileKernel<3, KIND, VAR, double, S, 8>(P); }, ntiles, (int)(((npts + 7) / 8 + 31) / 32 * 32));
   return y;
@@ -153,7 +152,7 @@ static int Check(const char *name, const Problem &p, std::vector<int> t, std::ve
   { /* a cycle from x ~ 1e6: native to rounding of x, single (correction form) to 1e-5 of the correction */
     const std::vector<double> ref = Reference(p, t.data(), o.data(), K, w, false, false, false);
     const std::vector<double> yd = Tile<double, KIND, VAR>(p, t.data(), o.data(), K, w, 0, 0, cint), yf = Tile<float, KIND, VAR>(p, t.data(), o.data(), K, w, 0, 0, cint);
-    double ed = 0, ef = 0, corr = 0, xn = 0;
+    double                    ed = 0, ef = 0, corr = 0, xn = 0;
     for (int k = 0; k < p.n[2]; k++)
       for (int j = 0; j < p.n[1]; j++)
         for (int i = 0; i < p.n[0]; i++) {
@@ -169,7 +168,7 @@ static int Check(const char *name, const Problem &p, std::vector<int> t, std::ve
   for (int tr = 0; tr < 2; tr++) { /* from zero (PCApply's first cycle), and the transposed correction (all of W(T) added) */
     const std::vector<double> ref = Reference(p, t.data(), o.data(), K, w, true, tr, tr);
     const std::vector<double> yd = Tile<double, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, cint), yf = Tile<float, KIND, VAR>(p, t.data(), o.data(), K, w, 1, tr, cint);
-    double ed = 0, ef = 0, yn = 0;
+    double                    ed = 0, ef = 0, yn = 0;
     for (long long u = 0; u < p.N(); u++) ed = std::max(ed, std::fabs(yd[u] - ref[u])), ef = std::max(ef, std::fabs(yf[u] - ref[u])), yn = std::max(yn, std::fabs(ref[u]));
     const bool ok = ed <= 1e-13 * yn && ef <= 1e-5 * yn && yn > 0;
     std::printf("hjtest %s %-44s %s: native-ref %.2e single-ref %.2e of max|y| %.2e\n", ok ? "PASS" : "FAIL", name, tr ? "transposed" : "from zero", ed / yn, ef / yn, yn);

@@ -41,10 +41,10 @@ public:
   static auto At(I... i)
   {
     static_assert(sizeof...(I) == sizeof...(N), "one index per dimension of the table");
-    static constexpr auto table  = Build(std::make_index_sequence<kSize>{});
-    const int             idx[]  = {(int)i...};
-    constexpr int         ext[]  = {N...};
-    std::size_t           f      = 0;
+    static constexpr auto table = Build(std::make_index_sequence<kSize>{});
+    const int             idx[] = {(int)i...};
+    constexpr int         ext[] = {N...};
+    std::size_t           f     = 0;
     for (int d = 0; d < kDims; d++) {
       if (idx[d] < 0 || idx[d] >= ext[d]) return typename decltype(table)::value_type{};
       f = f * (std::size_t)ext[d] + (std::size_t)idx[d];

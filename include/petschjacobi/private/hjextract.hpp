@@ -76,9 +76,9 @@ template <class T>
 HJ_HD T MulSub(T a, T b, T c)
 {
   if constexpr (IsComplex<T>::value) {
-    using R        = decltype(a.real());
-    const R re     = MulSub<R>(MulSub<R>(a.real(), b.real(), c.real()), -b.imag(), c.imag());
-    const R im     = MulSub<R>(MulSub<R>(a.imag(), b.real(), c.imag()), b.imag(), c.real());
+    using R    = decltype(a.real());
+    const R re = MulSub<R>(MulSub<R>(a.real(), b.real(), c.real()), -b.imag(), c.imag());
+    const R im = MulSub<R>(MulSub<R>(a.imag(), b.real(), c.imag()), b.imag(), c.real());
     return T(re, im);
   } else {
 #if defined(__CUDA_ARCH__)
@@ -107,10 +107,10 @@ HJ_HD T Recip(T a)
 {
   if constexpr (IsComplex<T>::value) {
     using R      = decltype(a.real());
-    const R c    = a.real(), d = a.imag();
-    const bool x = (c < 0 ? -c : c) >= (d < 0 ? -d : d);
-    const R r    = x ? d / c : c / d;
-    const R den  = x ? MulSub<R>(c, -d, r) : MulSub<R>(d, -c, r); /* c + d r, or d + c r */
+    const R    c = a.real(), d = a.imag();
+    const bool x   = (c < 0 ? -c : c) >= (d < 0 ? -d : d);
+    const R    r   = x ? d / c : c / d;
+    const R    den = x ? MulSub<R>(c, -d, r) : MulSub<R>(d, -c, r); /* c + d r, or d + c r */
     return x ? T((R)1 / den, -r / den) : T(r / den, (R)-1 / den);
   } else return (T)1 / a;
 }
@@ -146,9 +146,9 @@ HJ_HD bool InvertBlock(int n, const T *A, T *inv)
     if (piv != k)
       for (int j = 0; j < n; j++) {
         const T t = a[k * n + j], ti = inv[k * n + j];
-        a[k * n + j]   = a[piv * n + j];
-        a[piv * n + j] = t;
-        inv[k * n + j] = inv[piv * n + j];
+        a[k * n + j]     = a[piv * n + j];
+        a[piv * n + j]   = t;
+        inv[k * n + j]   = inv[piv * n + j];
         inv[piv * n + j] = ti;
       }
     const T d = Recip(a[k * n + k]);

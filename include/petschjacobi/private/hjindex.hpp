@@ -61,10 +61,10 @@ struct StridedView {
   T        *p;
   long long base, s1, s2_;
 
-  HJ_HD long long s2() const { return s2_; }
-  HJ_HD long long Index(long long i, long long j, long long k) const { return DOF * (base + i + s1 * j + s2_ * k); }
-  HJ_HD T        *ptr(long long i, long long j, long long k, int c = 0) const { return p + (Index(i, j, k) + c); }
-  HJ_HD T        &operator()(long long i, long long j, long long k, int c = 0) const { return p[Index(i, j, k) + c]; }
+  HJ_HD long long   s2() const { return s2_; }
+  HJ_HD long long   Index(long long i, long long j, long long k) const { return DOF * (base + i + s1 * j + s2_ * k); }
+  HJ_HD T          *ptr(long long i, long long j, long long k, int c = 0) const { return p + (Index(i, j, k) + c); }
+  HJ_HD T          &operator()(long long i, long long j, long long k, int c = 0) const { return p[Index(i, j, k) + c]; }
   HJ_HD StridedView Shifted(long long i, long long j, long long k) const { return {p, base + i + s1 * j + s2_ * k, s1, s2_}; }
 };
 
@@ -75,7 +75,10 @@ HJ_HD auto View<T, DOF, I>::Strided() const
 }
 
 /* width of the ghost layer (and of a tile's halo) of a dim-dimensional grid in direction d */
-HJ_HD constexpr int Pad(int dim, int d) { return d < dim ? 1 : 0; }
+HJ_HD constexpr int Pad(int dim, int d)
+{
+  return d < dim ? 1 : 0;
+}
 
 /* A padded array (ext0 x ext1 x * points with the ghost layer), in owned coordinates. */
 template <int DOF = 1, class T>
@@ -100,15 +103,15 @@ HJ_HD auto OutputView(const O &o) -> StridedView<typename std::remove_reference<
 
 /* The geometry of one tile T of a DIM-dimensional grid from its three hj::Range (unused directions: [0, 1)). */
 struct TileBox {
-  long long w0[3];   /* W(T)'s first point, owned coordinates */
-  int       w[3];    /* W(T)'s extents */
-  int       pad[3];  /* halo width: Pad(DIM, d) */
-  int       s[3];    /* buffer extents, W(T) plus halo: w + 2*pad */
-  int       o0[3];   /* T's owned sub-box [o0, o1), W(T) coordinates */
+  long long w0[3];  /* W(T)'s first point, owned coordinates */
+  int       w[3];   /* W(T)'s extents */
+  int       pad[3]; /* halo width: Pad(DIM, d) */
+  int       s[3];   /* buffer extents, W(T) plus halo: w + 2*pad */
+  int       o0[3];  /* T's owned sub-box [o0, o1), W(T) coordinates */
   int       o1[3];
 
-  HJ_HD int  Points() const { return w[0] * w[1] * w[2]; }       /* points of W(T) */
-  HJ_HD int  BufferPoints() const { return s[0] * s[1] * s[2]; } /* points of W(T) + H(T) */
+  HJ_HD int Points() const { return w[0] * w[1] * w[2]; }       /* points of W(T) */
+  HJ_HD int BufferPoints() const { return s[0] * s[1] * s[2]; } /* points of W(T) + H(T) */
   /* T owns W(T) point (i, j, k) */
   HJ_HD bool Owned(int i, int j, int k) const { return i >= o0[0] && i < o1[0] && j >= o0[1] && j < o1[1] && k >= o0[2] && k < o1[2]; }
   /* a tile buffer (s[0] x s[1] x s[2] points of DOF values), buffer coordinates */

@@ -15,9 +15,11 @@ namespace hj
 {
 /* whether a scalar type is complex (std::complex, thrust::complex, cuda::std::complex: it has imag()) */
 template <class T, class = void>
-struct IsComplex : std::false_type { };
+struct IsComplex : std::false_type {
+};
 template <class T>
-struct IsComplex<T, std::void_t<decltype(std::declval<T>().imag())>> : std::true_type { };
+struct IsComplex<T, std::void_t<decltype(std::declval<T>().imag())>> : std::true_type {
+};
 
 enum StencilKind : int {
   STAR = 0, /* offsets with one nonzero component: 2*dim neighbours */
@@ -61,7 +63,10 @@ HJ_HD Range TileRange(long long m, long long t, long long o, long long i)
   r.w1 = r.w0 + t < m ? r.w0 + t : m;
   r.o0 = i == 0 ? 0 : r.w0 + o / 2;
   r.o1 = i == n - 1 ? m : r.w0 + t - o / 2;
-  if (n == 1) { r.w0 = 0; r.w1 = m; }
+  if (n == 1) {
+    r.w0 = 0;
+    r.w1 = m;
+  }
   return r;
 }
 

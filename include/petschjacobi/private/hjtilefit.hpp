@@ -96,7 +96,7 @@ constexpr long long kDefaultTile[3][3] = {
    halo well inside a core's L2 cache (3D 128 x 8 x 8: two buffers of 130 x 10 x 10 doubles, 208 KB); measured on the
    2-core development machine (bench/README.md, C3 and C4) */
 constexpr long long kHostTile[3][3] = {
-  {1024, 1, 1},
+  {1024, 1,  1},
   {256,  32, 1},
   {128,  8,  8}
 };

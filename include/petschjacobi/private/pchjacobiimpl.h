@@ -15,19 +15,19 @@
    a point together: index c + dof*point, as PETSc's DMDA vectors. */
 #define HJ_MAX_DOF 8 /* dof > 1: point-block hierarchical Jacobi (host and CUDA backends), dof <= HJ_MAX_DOF */
 typedef struct {
-  PetscInt        dim;
-  PetscInt        dof;      /* fields per grid point, 1 <= dof <= HJ_MAX_DOF */
-  PetscInt        M[3];     /* global grid points per direction */
-  PetscInt        procs[3]; /* ranks per direction */
-  PetscInt       *start[3]; /* start[d][r]: first grid index owned by rank coordinate r in direction d (procs[d]+1 entries) */
-  DMBoundaryType  bnd[3];
-  PetscInt        xs[3], xm[3]; /* this rank's owned box */
-  PetscInt        pad[3];       /* 1 in used directions, else 0 */
-  PetscInt        ext[3];       /* padded extents xm + 2 pad */
-  PetscInt        nlocal;       /* owned points */
-  PetscInt        npadded;      /* points of the padded array */
-  PetscMPIInt     rank, size;
-  PetscInt       *rstart; /* rstart[r]: first global (PETSc-ordering) index owned by rank r (size+1 entries) */
+  PetscInt       dim;
+  PetscInt       dof;      /* fields per grid point, 1 <= dof <= HJ_MAX_DOF */
+  PetscInt       M[3];     /* global grid points per direction */
+  PetscInt       procs[3]; /* ranks per direction */
+  PetscInt      *start[3]; /* start[d][r]: first grid index owned by rank coordinate r in direction d (procs[d]+1 entries) */
+  DMBoundaryType bnd[3];
+  PetscInt       xs[3], xm[3]; /* this rank's owned box */
+  PetscInt       pad[3];       /* 1 in used directions, else 0 */
+  PetscInt       ext[3];       /* padded extents xm + 2 pad */
+  PetscInt       nlocal;       /* owned points */
+  PetscInt       npadded;      /* points of the padded array */
+  PetscMPIInt    rank, size;
+  PetscInt      *rstart; /* rstart[r]: first global (PETSc-ordering) index owned by rank r (size+1 entries) */
 } HJLayout;
 
 /* PetscScalar members of the structures that host (C++) and CUDA translation units share: complex PetscScalar is
@@ -39,19 +39,19 @@ typedef struct {
    dof = 1: one coefficient per offset and point. dof > 1: a dof x dof block (row-major: [c][c'] couples field c of
    the point with field c' of the neighbour) per offset and point, and the inverse of the diagonal block per point. */
 typedef struct {
-  PetscInt     kind;     /* hj::STAR or hj::BOX */
-  PetscInt     noff;     /* off-diagonal offsets stored */
-  PetscInt     dof;      /* fields per point; blocks have dof*dof entries */
-  PetscBool    constant; /* every coefficient (where its neighbour is in the domain) equals ccoef[], every diagonal 1/cinvdiag (always false for dof > 1) */
-  PetscScalar *coef;     /* [noff][nlocal][dof*dof], zero where the matrix has no entry */
-  PetscScalar *invdiag;  /* [nlocal][dof*dof]: inverse of the diagonal block (dof = 1: 1/A[p,p]) */
-  PetscBool    zerodir[3]; /* every coupling of an offset with a component along d is zero on this rank (dof = 1): the
+  PetscInt                    kind;       /* hj::STAR or hj::BOX */
+  PetscInt                    noff;       /* off-diagonal offsets stored */
+  PetscInt                    dof;        /* fields per point; blocks have dof*dof entries */
+  PetscBool                   constant;   /* every coefficient (where its neighbour is in the domain) equals ccoef[], every diagonal 1/cinvdiag (always false for dof > 1) */
+  PetscScalar                *coef;       /* [noff][nlocal][dof*dof], zero where the matrix has no entry */
+  PetscScalar                *invdiag;    /* [nlocal][dof*dof]: inverse of the diagonal block (dof = 1: 1/A[p,p]) */
+  PetscBool                   zerodir[3]; /* every coupling of an offset with a component along d is zero on this rank (dof = 1): the
                               rows along d are independent here, and any tiling along d gives the same result */
   HJ_SCALAR_ALIGN PetscScalar ccoef[26];
   HJ_SCALAR_ALIGN PetscScalar cinvdiag;
-  PetscBool    ondevice;   /* extracted on the device: coef and invdiag are NULL until the backend that extracted it
+  PetscBool                   ondevice;     /* extracted on the device: coef and invdiag are NULL until the backend that extracted it
                               copies them to the host for a host user; the planes live in `device` */
-  void        *device;                       /* a backend's device copy of this stencil, made and read by that backend only */
+  void                       *device;       /* a backend's device copy of this stencil, made and read by that backend only */
   PetscErrorCode (*devicedestroy)(void **); /* set with `device` by that backend; called by HJStencilDropDevice() only */
 } HJStencil;
 
@@ -67,33 +67,33 @@ typedef struct {
 #define HJ_NUM_BACKEND_TYPES 3 /* PCHJacobiBackend values: auto (unused here), host, device */
 typedef struct {
   const char        *name;
-  PCHJacobiBackend   type;     /* what -pc_hjacobi_backend calls it */
-  PetscBool          device;   /* its cycles are device tile kernels: the default tile keeps within what they hold
+  PCHJacobiBackend   type;                               /* what -pc_hjacobi_backend calls it */
+  PetscBool          device;                             /* its cycles are device tile kernels: the default tile keeps within what they hold
                                   (hj::DefaultTile), single inner precision exists, the view marks the overlap default */
-  const char *const *vectypes; /* the vector types it runs on (auto picks it for them; its cycles take their values to
+  const char *const *vectypes;                           /* the vector types it runs on (auto picks it for them; its cycles take their values to
                                   the device wherever they sit), NULL-terminated; NULL: every type (the host backend) */
   PetscErrorCode (*setfromoptions)(PC, HJ_OPTION_ITEMS); /* optional: its developer options, read by PCSetFromOptions in
                                                             every build that has the backend, whichever runs */
   /* fill st from the Pmat; valuesonly: the same Pmat, nonzero pattern and layout as st was extracted from, so only a
      value pass is needed (the backend falls back to a full extraction when the values need another stencil kind) */
   PetscErrorCode (*extract)(PC, Mat, HJStencil *, PetscBool valuesonly);
-  PetscErrorCode (*setup)(PC);   /* after the stencil was (re)extracted: allocate, upload, choose kernels */
+  PetscErrorCode (*setup)(PC);                                                                    /* after the stencil was (re)extracted: allocate, upload, choose kernels */
   PetscErrorCode (*cycles)(PC, const HJStencil *, Vec b, Vec x, PetscInt n, PetscBool zeroguess); /* n cycles x -> x' */
-  PetscErrorCode (*reset)(PC);   /* free what setup allocated */
+  PetscErrorCode (*reset)(PC);                                                                    /* free what setup allocated */
   PetscErrorCode (*view)(PC, PetscViewer);
   PetscErrorCode (*correctT)(PC, const HJStencil *AT, Vec r, Vec x, PetscBool add); /* x <- (add ? x : 0) + N^T r: one
                                  transposed cycle's correction with A^T's stencil (doc/algorithm.md, PCApplyTranspose) */
-  PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *); /* optional: stT (kind, noff, dof set) from st where st
+  PetscErrorCode (*transpose)(PC, const HJStencil *, HJStencil *);                  /* optional: stT (kind, noff, dof set) from st where st
                                  lives; NULL: HJStencilTransposeOnHost */
-  PetscErrorCode (*stenciltohost)(HJStencil *); /* optional: the host arrays (coef, invdiag) of a stencil it holds on the
+  PetscErrorCode (*stenciltohost)(HJStencil *);                                     /* optional: the host arrays (coef, invdiag) of a stencil it holds on the
                                  device (ondevice), for the host backend's cycles on host vectors; NULL: none on a device */
   /* The spectrum estimate's D^{-1} (hjspectrum.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
      for the stencil in use wherever it lives; optional (NULL: host vectors wrapping the host arrays) */
-  PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);             /* dof 1: a vector of like's family
+  PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);                   /* dof 1: a vector of like's family
                                                                                         wrapping the inverse diagonal */
   PetscErrorCode (*invdiagblocks)(PC, const HJStencil *, MatType *, const PetscScalar **); /* dof > 1: the type of a
                                  block-diagonal matrix for these vectors, and the inverse blocks where they live (COO) */
-  PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *); /* optional: the estimate's start vector (hjhash.hpp)
+  PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *);                            /* optional: the estimate's start vector (hjhash.hpp)
                                                                    into a device array of these vectors */
 } HJBackendOps;
 
@@ -163,26 +163,26 @@ typedef struct {
   HJWeights               wt;
   PCHJacobiBackend        backend;
   PCHJacobiInnerPrecision inner;
-  PetscBool               tileset; /* the user set the tile; else it is chosen per dimension at setup */
+  PetscBool               tileset;                           /* the user set the tile; else it is chosen per dimension at setup */
   void                   *backendopts[HJ_NUM_BACKEND_TYPES]; /* each backend's own options (HJBackendOps.setfromoptions) */
   /* setup data */
-  DM                  da;      /* reference to the DMDA the layout came from */
+  DM                  da; /* reference to the DMDA the layout came from */
   HJLayout            layout;
   PetscBool           haslayout;
-  HJStencil           st;      /* A */
-  PetscObjectId       stid;    /* the Pmat st was extracted from, and its state then */
+  HJStencil           st;   /* A */
+  PetscObjectId       stid; /* the Pmat st was extracted from, and its state then */
   PetscObjectState    ststate;
   PetscObjectState    stnzstate; /* ... and its nonzero state (MatGetNonzeroState): unchanged means values-only refresh */
   const HJBackendOps *stops;     /* the backend that extracted st */
   PetscInt            extract;   /* -pc_hjacobi_extract (testing): HJ_EXTRACT_AUTO, _HOST or _DEVICE */
-  HJStencil           stT;     /* A^T, re-indexed from st at the first PCApplyTranspose after st changed (HJStencilTranspose) */
+  HJStencil           stT;       /* A^T, re-indexed from st at the first PCApplyTranspose after st changed (HJStencilTranspose) */
   PetscBool           hasT;
-  Vec                 rT;      /* PCApplyTranspose with c > 1: the residual b - A^T x */
-  PetscSF             ghostsf; /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
-  PetscBool           overlapcomm; /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (hjsplit.cxx) */
+  Vec                 rT;             /* PCApplyTranspose with c > 1: the residual b - A^T x */
+  PetscSF             ghostsf;        /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
+  PetscBool           overlapcomm;    /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (hjsplit.cxx) */
   PetscBool           overlapcommset; /* given by the user; else HJOverlapComm() decides */
   const HJBackendOps *ops;
-  void               *data;    /* private data of the backend in use (ops) */
+  void               *data;      /* private data of the backend in use (ops) */
   void               *fallback;  /* the host backend's data for host vectors under a device backend (hjbackends.cxx) */
   PetscInt            nfallback; /* calls that ran there since the last reset (view) */
   /* Richardson (hjrichardson.cxx) */
@@ -192,7 +192,11 @@ typedef struct {
   char     abiend; /* last member (abilast) */
 } PC_HJacobi;
 
-enum { HJ_EXTRACT_AUTO, HJ_EXTRACT_HOST, HJ_EXTRACT_DEVICE };
+enum {
+  HJ_EXTRACT_AUTO,
+  HJ_EXTRACT_HOST,
+  HJ_EXTRACT_DEVICE
+};
 PETSC_INTERN const char *const HJExtractPlaces[];
 
 PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback;
@@ -214,7 +218,17 @@ PETSC_INTERN void HJLayoutInteriorBox(const HJLayout *, PetscInt, long long[3], 
    them between PetscSFBcastBegin and End); halo[d]: the kernel reads a one-point halo along d */
 PETSC_INTERN PetscErrorCode HJTileSplitCreate(const HJLayout *, PetscSF, const PetscInt[3], const PetscInt[3], const PetscBool[3], PetscInt *, PetscInt *, PetscInt **);
 
-/* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check-period setter (install or remove) */
+/* the setters and getters of the weights (hjweights.cxx) and of Richardson's check (hjrichardson.cxx), composed with
+   the others in PCCreate_HJacobi */
+PETSC_INTERN PetscErrorCode PCHJacobiSetWeights_HJacobi(PC, PCHJacobiWeightType);
+PETSC_INTERN PetscErrorCode PCHJacobiGetWeights_HJacobi(PC, PCHJacobiWeightType *);
+PETSC_INTERN PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC, PetscReal, PetscReal);
+PETSC_INTERN PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC, PetscReal *, PetscReal *);
+PETSC_INTERN PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC, PetscInt *, const PetscReal *[]);
+PETSC_INTERN PetscErrorCode PCHJacobiSetRole_HJacobi(PC, PetscInt);
+PETSC_INTERN PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC, PetscInt);
+PETSC_INTERN PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC, PetscInt *);
+/* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check period's default (install), or nothing (remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 
 /* hjcollective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
@@ -261,7 +275,7 @@ PETSC_INTERN PetscErrorCode HJWeightsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJWeightsView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode HJWeightsReset(PC);
 PETSC_INTERN PetscErrorCode HJWeightsSetFromOptions(PC, HJ_OPTION_ITEMS);
-PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool);
+PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool); /* the weights' defaults (install), or their reset (remove) */
 PETSC_INTERN PetscErrorCode HJSetRole(PC, HJRole);
 
 /* hjbackends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no

@@ -31,8 +31,6 @@ PetscErrorCode HJDeviceAllocGroupCheck(MPI_Comm comm, const HJDeviceAllocGroup *
   if (g->err != cudaSuccess) {
     if (cudaMemGetInfo(&freeb, &total) != cudaSuccess) (void)cudaGetLastError(); /* only for the message */
   }
-  PetscCall(HJCheckCollective(comm, (PetscBool)(g->err == cudaSuccess), PETSC_ERR_MEM,
-                              "PCHJACOBI: the device extraction could not allocate %s, %.1f MiB on this rank's GPU (%s; %.1f of %.1f MiB free%s): use fewer grid points per GPU (more GPUs, or fewer ranks sharing one), or -pc_hjacobi_extract host (no pattern tables on the GPU)", what,
-                              g->bytes / 1048576.0, cudaGetErrorString(g->err), freeb / 1048576.0, total / 1048576.0, g->inject ? ", failure injected by -pc_hjacobi_debug_fail_alloc" : ""));
+  PetscCall(HJCheckCollective(comm, (PetscBool)(g->err == cudaSuccess), PETSC_ERR_MEM, "PCHJACOBI: the device extraction could not allocate %s, %.1f MiB on this rank's GPU (%s; %.1f of %.1f MiB free%s): use fewer grid points per GPU (more GPUs, or fewer ranks sharing one), or -pc_hjacobi_extract host (no pattern tables on the GPU)", what, g->bytes / 1048576.0, cudaGetErrorString(g->err), freeb / 1048576.0, total / 1048576.0, g->inject ? ", failure injected by -pc_hjacobi_debug_fail_alloc" : ""));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -15,10 +15,10 @@
 namespace
 {
 enum : int {
-  F_BOX     = 1,      /* a nonzero coupling with more than one nonzero offset component */
-  F_DIR0    = 2,      /* F_DIR0 << d: a nonzero plane value of an offset along d */
-  F_NOTCST  = 16,     /* coefficients or diagonal not constant */
-  F_NOTFIT  = 32,     /* values pass: a nonzero the stencil's kind cannot hold */
+  F_BOX    = 1,  /* a nonzero coupling with more than one nonzero offset component */
+  F_DIR0   = 2,  /* F_DIR0 << d: a nonzero plane value of an offset along d */
+  F_NOTCST = 16, /* coefficients or diagonal not constant */
+  F_NOTFIT = 32, /* values pass: a nonzero the stencil's kind cannot hold */
 };
 const unsigned long long kNone = ~0ULL;
 const unsigned char      kWide = 255;
@@ -46,7 +46,7 @@ struct Args {
   int                xs[3], xm[3], M[3], periodic[3];
   const CSRIndex    *ia, *ja, *oia, *oja; /* diagonal and off-diagonal blocks (oia NULL: none) */
   const PetscScalar *aa, *oaa;
-  const int         *ghost; /* [nghost][4]: grid point and field of each off-diagonal column */
+  const int         *ghost;   /* [nghost][4]: grid point and field of each off-diagonal column */
   unsigned char     *code[2]; /* per entry of each block: 8 * (box index of its offset, 13 = centre) + its field,
                                  kWide outside the width-1 box; written by the pattern pass, read by the value pass */
   PetscScalar       *coef, *invdiag;
@@ -118,9 +118,9 @@ __device__ void EntryOffset(const Args &a, int b, int col, const int rp[3], int 
    outside the width-1 box, box couplings (as the host's first pass) */
 __global__ void PatternKernel(Args a)
 {
-  const long long r    = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  int             bits = 0;
-  unsigned long long key = kNone;
+  const long long    r    = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  int                bits = 0;
+  unsigned long long key  = kNone;
 
   if (r < (long long)a.N * a.dof) {
     const long long u = r / a.dof;
@@ -159,10 +159,10 @@ __global__ void PatternKernel(Args a)
 template <int DOF>
 __global__ void ValueKernel(Args a)
 {
-  const long long u    = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  constexpr int   dof  = DOF, bs2 = DOF * DOF;
-  int             bits = 0;
-  unsigned long long key = kNone;
+  const long long    u   = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  constexpr int      dof = DOF, bs2 = DOF * DOF;
+  int                bits = 0;
+  unsigned long long key  = kNone;
 
   if (u < a.N) {
     PetscScalar diag[bs2];
@@ -217,7 +217,7 @@ __global__ void CheckKernel(Args a)
     int p[3];
     PointOf(a, u, p);
     for (int s = 0; s < a.noff; s++) {
-      const PetscScalar v = a.coef[(size_t)s * a.N + u];
+      const PetscScalar v  = a.coef[(size_t)s * a.N + u];
       bool              in = true;
       for (int d = 0; d < 3; d++) {
         const int o = hj::Offset(a.dim, a.kind, s, d), q = p[d] + o;
@@ -372,7 +372,7 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
   PetscCall(ResultReset(a->res, stream));
   PetscCall(PetscLogGpuTimeBegin());
   if (a->N) {
-    using Kernel                 = void (*)(Args);
+    using Kernel                   = void (*)(Args);
     const Kernel value[HJ_MAX_DOF] = {ValueKernel<1>, ValueKernel<2>, ValueKernel<3>, ValueKernel<4>, ValueKernel<5>, ValueKernel<6>, ValueKernel<7>, ValueKernel<8>};
     static_assert(HJ_MAX_DOF == 8, "one value kernel per dof");
     value[a->dof - 1]<<<Blocks(a->N), 256, 0, stream>>>(*a);
@@ -397,8 +397,7 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
   st->constant = (PetscBool)(L->dof == 1 && !(r.flags & F_NOTCST));
   st->cinvdiag = 1.0;
   if (L->nlocal && L->dof == 1) st->cinvdiag = r.refdiag;
-  else if (L->nlocal) { /* as the host: the first entry of the first inverse block, unused for dof > 1 */
-    PetscCallCUDA(cudaMemcpyAsync(&st->cinvdiag, d->invdiag, sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
+  else if (L->nlocal) { /* as the host: the first entry of the first inverse block, unused for dof > 1 */ PetscCallCUDA(cudaMemcpyAsync(&st->cinvdiag, d->invdiag, sizeof(PetscScalar), cudaMemcpyDeviceToHost, stream));
     PetscCallCUDA(cudaStreamSynchronize(stream));
   }
   for (PetscInt s = 0; s < 26; s++) st->ccoef[s] = (st->constant && s < st->noff) ? r.ref[s] : 0;
@@ -415,16 +414,16 @@ PetscErrorCode ValuePass(Mat A, const HJLayout *L, HJStencil *st, Args *a, cudaS
    then the planes) are checked on every rank before the reductions that follow them (HJDeviceAllocGroupCheck). */
 PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st, PetscInt failrank)
 {
-  MPI_Comm       comm;
-  HJCudaStencil *d;
-  DeviceCSR      csr;
-  Args           a;
-  Result         r;
-  cudaStream_t   stream;
-  PetscInt       flags[2], gflags[2];
-  PetscBool      fits;
-  const size_t   bs2 = (size_t)L->dof * L->dof;
-  PetscMPIInt    rank;
+  MPI_Comm           comm;
+  HJCudaStencil     *d;
+  DeviceCSR          csr;
+  Args               a;
+  Result             r;
+  cudaStream_t       stream;
+  PetscInt           flags[2], gflags[2];
+  PetscBool          fits;
+  const size_t       bs2 = (size_t)L->dof * L->dof;
+  PetscMPIInt        rank;
   HJDeviceAllocGroup tables = {0, cudaSuccess, PETSC_FALSE}, planes = {0, cudaSuccess, PETSC_FALSE};
 
   PetscFunctionBegin;
@@ -507,9 +506,9 @@ PetscErrorCode HJCudaExtractFull(Mat A, const HJLayout *L, HJStencil *st, PetscI
       PetscCall(HJStencilReportBad(comm, L, f, gf, bad));
     }
   }
-  st->kind  = gflags[1] ? hj::BOX : hj::STAR;
-  st->noff  = hj::NumOffsets((int)L->dim, (int)st->kind);
-  d->noff   = st->noff;
+  st->kind = gflags[1] ? hj::BOX : hj::STAR;
+  st->noff = hj::NumOffsets((int)L->dim, (int)st->kind);
+  d->noff  = st->noff;
   HJDeviceAllocGroupAdd(&planes, (void **)&d->coef, (size_t)st->noff * L->nlocal * bs2 * sizeof(PetscScalar));
   HJDeviceAllocGroupAdd(&planes, (void **)&d->invdiag, (size_t)L->nlocal * bs2 * sizeof(PetscScalar));
   {
@@ -536,7 +535,8 @@ PetscErrorCode UseDevice(PC pc, Mat A, PetscBool *dev)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusp, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
   if (cusp) PetscCall(MatBoundToCPU(A, &bound));
   *dev = (PetscBool)(cusp && !bound && hj->extract != HJ_EXTRACT_HOST);
-  PetscCheck(*dev || hj->extract != HJ_EXTRACT_DEVICE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_extract device needs an aijcusparse Pmat that is not bound to the CPU; the Pmat is of type %s%s (use -dm_mat_type aijcusparse, or -pc_hjacobi_extract auto)", ((PetscObject)A)->type_name, bound ? ", bound to the CPU" : "");
+  PetscCheck(*dev || hj->extract != HJ_EXTRACT_DEVICE, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_extract device needs an aijcusparse Pmat that is not bound to the CPU; the Pmat is of type %s%s (use -dm_mat_type aijcusparse, or -pc_hjacobi_extract auto)",
+             ((PetscObject)A)->type_name, bound ? ", bound to the CPU" : "");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -553,9 +553,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCall(UseDevice(pc, A, &dev));
   if (!dev) {
-    if (valuesonly && !st->ondevice) {
-      PetscCall(HJStencilExtractValues(A, L, st, &fits)); /* drops the upload, which holds the old values */
-    }
+    if (valuesonly && !st->ondevice) { PetscCall(HJStencilExtractValues(A, L, st, &fits)); /* drops the upload, which holds the old values */ }
     if (!fits) PetscCall(HJStencilExtract(A, L, st));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -585,7 +583,7 @@ PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 /* host arrays of a device stencil, for the host cycles (vectors bound to the CPU) */
 PetscErrorCode HJStencilToHost_CUDA(HJStencil *st)
 {
-  HJCudaStencil *d = (HJCudaStencil *)st->device;
+  HJCudaStencil *d  = (HJCudaStencil *)st->device;
   const size_t   nd = (size_t)d->nlocal * d->dof * d->dof, nc = (size_t)d->noff * nd;
 
   PetscFunctionBegin;
@@ -610,15 +608,15 @@ PetscErrorCode HJCudaStencilTranspose(const HJLayout *L, const HJStencil *st, HJ
   const HJCudaStencil *d = (const HJCudaStencil *)st->device;
   HJCudaStencil       *t;
   const size_t         nd = (size_t)L->nlocal * st->dof * st->dof;
-  cudaStream_t   stream;
-  Args           a;
+  cudaStream_t         stream;
+  Args                 a;
 
   PetscFunctionBegin;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscNew(&t));
-  t->noff   = st->noff;
-  t->nlocal = L->nlocal;
-  t->dof    = st->dof;
+  t->noff            = st->noff;
+  t->nlocal          = L->nlocal;
+  t->dof             = st->dof;
   stT->device        = t;
   stT->devicedestroy = HJCudaStencilDestroy;
   stT->ondevice      = PETSC_TRUE;

@@ -61,7 +61,8 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
 #pragma unroll
         for (int c = 0; c < DOF; c++) r[c] = inb ? bv(i, j, k, c) : T(0);
       } else {
-        hj::BlockResidual<DIM, KIND, DOF>(xv.ptr(i + 1, j + P1, k + P2), xv.s1, xv.s2(), bv.ptr(i, j, k), P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
+        hj::BlockResidual<DIM, KIND, DOF>(
+          xv.ptr(i + 1, j + P1, k + P2), xv.s1, xv.s2(), bv.ptr(i, j, k), P.diagT + DD * u, [&](int s) { return P.coefT + (s * P.nlocal + u) * DD; }, r);
       }
 #pragma unroll
       for (int c = 0; c < DOF; c++) rhs[DOF * p + c] = (S)r[c];
@@ -81,7 +82,8 @@ __global__ void __launch_bounds__(kBlockMaxThreads) TileKernelBlock(const TilePa
       S               bl[DOF];
 #pragma unroll
       for (int c = 0; c < DOF; c++) bl[c] = CORR ? rhs[DOF * p + c] : (inb ? (S)bv(i, j, k, c) : S(0));
-      hj::BlockPointUpdate<DIM, KIND, DOF>(src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
+      hj::BlockPointUpdate<DIM, KIND, DOF>(
+        src + off, sb.s1, sb.s2(), bl, P.invdiag + DD * u, omega, [&](int s) { return P.coef + (s * P.nlocal + u) * DD; }, dst + off);
     }
     __syncthreads();
   }

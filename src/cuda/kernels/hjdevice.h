@@ -7,7 +7,7 @@
 #if defined(HJ_EMULATE)
   #include <hjemulate.h>
 #else
-  #define HJ_SHARED                    __shared__
-  #define HJ_DYNAMIC_SHARED(name)      extern __shared__ __align__(16) unsigned char name[]
-  #define HJ_OPAQUE_POINTER(p)         asm volatile("" : "+l"(p))
+  #define HJ_SHARED               __shared__
+  #define HJ_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
+  #define HJ_OPAQUE_POINTER(p)    asm volatile("" : "+l"(p))
 #endif

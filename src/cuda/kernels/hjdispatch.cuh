@@ -12,10 +12,22 @@
 namespace hjcuda
 {
 /* (dim, kind) -> 0..4: 1D (star and box are the same two offsets), 2D star, 2D box, 3D star, 3D box */
-constexpr int DimKindIndex(int dim, int kind) { return dim == 1 ? 0 : 2 * dim - 3 + (kind == hj::BOX); }
-constexpr int DimOf(int dk) { return dk == 0 ? 1 : (dk <= 2 ? 2 : 3); }
-constexpr int KindOf(int dk) { return (dk == 2 || dk == 4) ? hj::BOX : hj::STAR; }
-constexpr int Log2PPT(int ppt) { return ppt == 1 ? 0 : (ppt == 2 ? 1 : (ppt == 4 ? 2 : 3)); }
+constexpr int DimKindIndex(int dim, int kind)
+{
+  return dim == 1 ? 0 : 2 * dim - 3 + (kind == hj::BOX);
+}
+constexpr int DimOf(int dk)
+{
+  return dk == 0 ? 1 : (dk <= 2 ? 2 : 3);
+}
+constexpr int KindOf(int dk)
+{
+  return (dk == 2 || dk == 4) ? hj::BOX : hj::STAR;
+}
+constexpr int Log2PPT(int ppt)
+{
+  return ppt == 1 ? 0 : (ppt == 2 ? 1 : (ppt == 4 ? 2 : 3));
+}
 
 /* Classic-kernel block: up to kClassicRows rows of threads (the rows above and below a point are then mostly L1
    hits), the rest along x in multiples of 32. */
@@ -25,8 +37,8 @@ inline void ClassicGrid(const Box &box, dim3 *grid, dim3 *block)
   long long       bx = (box.xm0 + 31) / 32 * 32;
   if (bx > kClassicBlockSize / by / 32 * 32) bx = kClassicBlockSize / by / 32 * 32;
   const long long gy = (box.xm1 + by - 1) / by, gz = box.xm2;
-  *block             = dim3((unsigned)bx, (unsigned)by, 1);
-  *grid              = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
+  *block = dim3((unsigned)bx, (unsigned)by, 1);
+  *grid  = dim3((unsigned)((box.xm0 + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(gz < 65535 ? gz : 65535));
 }
 
 /* Setup of one instantiation (Launcher with attr): its attributes, and where its dynamic shared-memory limit is below
@@ -151,7 +163,7 @@ Launcher<T> BlockLauncher(const Launch<T> &L)
 template <class T>
 cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaStream_t stream)
 {
-  using Kernel                  = void (*)(const T *, T *, Box, int);
+  using Kernel                    = void (*)(const T *, T *, Box, int);
   static constexpr Kernel table[] = {PadCopyKernel<1, T>, PadCopyKernel<2, T>, PadCopyKernel<3, T>};
   const Box               sbox    = {box.xm0 * dof, box.xm1, box.xm2, box.ext0 * dof, box.ext1}; /* rows of scalars */
   dim3                    grid, block;

@@ -6,6 +6,6 @@ namespace hjcuda
 {
 template Launcher<PetscScalar> TileLauncher<PetscScalar>(const Launch<PetscScalar> &);
 template Launcher<PetscScalar> ClassicLauncher<PetscScalar>(const Launch<PetscScalar> &);
-template cudaError_t PadCopy<PetscScalar>(int, int, const Box &, const PetscScalar *, PetscScalar *, cudaStream_t);
-template cudaError_t ConvertToFloat<PetscScalar>(long long, const PetscScalar *, float *, cudaStream_t);
+template cudaError_t           PadCopy<PetscScalar>(int, int, const Box &, const PetscScalar *, PetscScalar *, cudaStream_t);
+template cudaError_t           ConvertToFloat<PetscScalar>(long long, const PetscScalar *, float *, cudaStream_t);
 } // namespace hjcuda

@@ -6,5 +6,5 @@
 namespace hjcuda
 {
 template Launcher<PetscScalar> BlockLauncher<PetscScalar>(const Launch<PetscScalar> &);
-template cudaError_t InvertBlocks<PetscScalar>(long long, int, const PetscScalar *, PetscScalar *, cudaStream_t);
+template cudaError_t           InvertBlocks<PetscScalar>(long long, int, const PetscScalar *, PetscScalar *, cudaStream_t);
 } // namespace hjcuda

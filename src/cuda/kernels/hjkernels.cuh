@@ -36,18 +36,18 @@ HJ_DYNAMIC_SHARED(hj_smem);
 /* Coefficient accessors passed to hj::PointUpdate: a(s) is the coefficient of offset s at this point. */
 template <class S>
 struct ConstCoef {
-  const S *c;
+  const S                     *c;
   __device__ __forceinline__ S operator()(int s) const { return c[s]; }
 };
 template <class S>
 struct GlobalCoef { /* read from the planes in global memory (read-only path) every time */
-  const S  *coef;
-  long long nlocal, u;
+  const S                     *coef;
+  long long                    nlocal, u;
   __device__ __forceinline__ S operator()(int s) const
   {
     if constexpr (hj::IsComplex<S>::value) { /* a complex value through the read-only path as two reals */
-      using R       = decltype(S().real());
-      const R *p    = reinterpret_cast<const R *>(coef + s * nlocal + u);
+      using R    = decltype(S().real());
+      const R *p = reinterpret_cast<const R *>(coef + s * nlocal + u);
       return S(__ldg(p), __ldg(p + 1));
     } else return __ldg(coef + s * nlocal + u);
   }
@@ -75,9 +75,9 @@ __device__ __forceinline__ void TileRanges(const TP &P, hj::Range *range)
   if (threadIdx.x < ND) {
     const int       d   = threadIdx.x;
     const unsigned  bid = TileId(P), n0 = (unsigned)P.ntiles[0], n1 = (unsigned)P.ntiles[1];
-    const unsigned  ti  = hj::TileCoord(bid, n0, n1, d);
-    const long long m   = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
-    range[d]            = hj::TileRange(m, P.t[d], P.o[d], ti);
+    const unsigned  ti = hj::TileCoord(bid, n0, n1, d);
+    const long long m  = d == 0 ? P.box.xm0 : (d == 1 ? P.box.xm1 : P.box.xm2);
+    range[d]           = hj::TileRange(m, P.t[d], P.o[d], ti);
   }
   __syncthreads();
 }
@@ -121,8 +121,8 @@ __device__ __forceinline__ int InterleaveRows(int j, int wx, int wy)
 template <int DIM, int KIND, bool VAR, class T, class S, int PPT>
 __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T, S> P)
 {
-  constexpr int  NOFF   = hj::NumOffsets(DIM, KIND);
-  constexpr int  P1     = DIM > 1, P2 = DIM > 2; /* ghost layer in y, z */
+  constexpr int  NOFF = hj::NumOffsets(DIM, KIND);
+  constexpr int  P1 = DIM > 1, P2 = DIM > 2;                                 /* ghost layer in y, z */
   constexpr bool CACHED = VAR && NOFF * PPT * sizeof(S) <= kCachedCoefBytes; /* coefficients in registers */
   constexpr bool CORR   = kCorrection<T, S>;
   HJ_SHARED hj::Range range[3];
@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(kTileMaxThreads) TileKernel(const TileParams<T
   const auto uv   = tb.Work(hj::Unpadded(P.b, P.box.xm0, P.box.xm1)); /* unpadded index of a W(T) point */
   const int  npts = tb.Points();
   int        off[PPT], owned = 0, cstm = 0; /* bit q of cstm: point q has the constant row P.cst (P.cint) */
-  long long  u[PPT]; /* kept only for coefficients read in every sweep */
+  long long  u[PPT];                        /* kept only for coefficients read in every sweep */
   S          bq[PPT], dq[PPT], yq[PPT];
   S          cq[CACHED ? NOFF : 1][PPT];
   {
@@ -306,11 +306,11 @@ __global__ void __launch_bounds__(RegMaxThreads(R, VAR, (int)sizeof(S))) TileKer
   const int       W0 = (int)(P.t[0] < P.box.xm0 ? P.t[0] : P.box.xm0);
   const int       st = (int)threadIdx.x / W0, i = (int)threadIdx.x - st * W0, l0 = st * R;
   const int       r  = (i < wx && l0 < wy) ? (wy - l0 < R ? wy - l0 : R) : 0;
-  const int       cs = (i + 1) + sx * (l0 + 1);                 /* buffer offset of the strip's first point */
-  const long long us = P.box.xm0;                               /* unpadded stride along the strip */
+  const int       cs = (i + 1) + sx * (l0 + 1);                /* buffer offset of the strip's first point */
+  const long long us = P.box.xm0;                              /* unpadded stride along the strip */
   const long long ub = (rx.w0 + i) + P.box.xm0 * (ry.w0 + l0); /* unpadded index of the first point */
-  const long long xb = (i + 1) + xs1 * (l0 + 1);                /* its offset from xsrc */
-  S               bq[R], v[R + 2]; /* v[0]: the point above the strip, v[1..r]: the strip, v[r+1]: the point below it */
+  const long long xb = (i + 1) + xs1 * (l0 + 1);               /* its offset from xsrc */
+  S               bq[R], v[R + 2];                             /* v[0]: the point above the strip, v[1..r]: the strip, v[r+1]: the point below it */
   S               dq[VAR ? R : 1], cq[VAR ? NOFF : 1][VAR ? R : 1];
   unsigned        cstm = 0; /* bit q: point q has the constant row P.cst (P.cint): no plane read for it */
   {
@@ -419,7 +419,7 @@ template <int DIM, int KIND, bool VAR, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const TileParams<T, T> P, const T omega)
 {
   constexpr int P1 = DIM > 1, P2 = DIM > 2;
-  const int     i  = blockIdx.x * blockDim.x + threadIdx.x;
+  const int     i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= P.box.xm0) return;
   /* update(u, pi): the new value of the point with unpadded index u and padded index pi. (Not through hj::View:
      copies of the parameters' extents in a view are held in registers, which costs this 256-thread kernel occupancy:
@@ -429,8 +429,8 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const TilePar
     for (int k = blockIdx.z; k < (int)P.box.xm2; k += gridDim.z) {
 #pragma unroll 1
       for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)P.box.xm1; j += gridDim.y * blockDim.y) {
-        const long long u  = i + P.box.xm0 * (j + P.box.xm1 * k);
-        const long long pi = (i + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
+        const long long u                                  = i + P.box.xm0 * (j + P.box.xm1 * k);
+        const long long pi                                 = (i + 1) + P.box.ext0 * ((j + P1) + P.box.ext1 * (k + P2));
         P.y.out[P.y.obase + i + P.y.os1 * j + P.y.os2 * k] = update(u, pi);
       }
     }
@@ -443,13 +443,9 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const TilePar
       return hj::PointUpdate<DIM, KIND>(zero + 13, 3, 9, P.b[u], dv, omega, ZeroCoef<T>{});
     });
   } else if constexpr (VAR) {
-    sweep([&](long long u, long long pi) {
-      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.invdiag[u], omega, GlobalCoef<T>{P.coef, P.nlocal, u});
-    });
+    sweep([&](long long u, long long pi) { return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.invdiag[u], omega, GlobalCoef<T>{P.coef, P.nlocal, u}); });
   } else {
-    sweep([&](long long u, long long pi) {
-      return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.cst.invdiag, omega, ConstCoef<T>{P.cst.c});
-    });
+    sweep([&](long long u, long long pi) { return hj::PointUpdate<DIM, KIND>(P.xpad + pi, P.box.ext0, P.box.ext0 * P.box.ext1, P.b[u], P.cst.invdiag, omega, ConstCoef<T>{P.cst.c}); });
   }
 }
 

@@ -25,7 +25,7 @@ constexpr int kTileThreadsTargetBoxVar = 512; /* ... and for variable box stenci
 constexpr int kCachedCoefBytes         = 256; /* variable coefficients kept in registers per thread, at most */
 constexpr int kMaxPointsPerThread      = 8;   /* PPT is 1, 2, 4 or 8 */
 static_assert(kTileMaxThreads * kMaxPointsPerThread == hj::kTileMaxPoints, "the tile fit (hjtilefit.hpp) knows the shared kernel's points");
-constexpr int kClassicBlockSize        = 256;
+constexpr int kClassicBlockSize = 256;
 /* The register-strip kernel (2D star): strips of R = 4 or 8 points per thread along y, at most RegMaxThreads threads
    per block. A thread keeps about R x u values, u = var ? 10 : 5 (b, inverse diagonal and 4 coefficients when
    variable; the strip, its two neighbour columns and the new values), i.e. R x u x ssize / 4 registers: up to 100 fit
@@ -34,7 +34,7 @@ constexpr int RegMaxThreads(int R, bool var, int ssize)
 {
   return R * (var ? 10 : 5) * ssize / 4 <= 100 ? 512 : 256;
 }
-constexpr int kClassicRows             = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
+constexpr int kClassicRows = 4; /* classic block: 64 x 4 threads in 2D and 3D, 256 x 1 in 1D */
 /* The point-block tile kernel (dof > 1): at most this many threads per block (each loops over the tile's points),
    for 2 <= dof <= kBlockMaxDof (HJ_MAX_DOF of the library). */
 constexpr int kBlockMaxThreads = 256;
@@ -75,12 +75,12 @@ struct SweepCoefs {
 /* The kernels' arguments in the global scalar T (every kernel takes them: TileParams below). */
 template <class T>
 struct TileArgs {
-  const T        *xpad;     /* read: x with its ghost layer (Launch.xshift added at launch) */
-  const T        *b;        /* read: right-hand side, unpadded */
-  Output<T>       y;        /* write: the owned core of every tile */
+  const T  *xpad; /* read: x with its ghost layer (Launch.xshift added at launch) */
+  const T  *b;    /* read: right-hand side, unpadded */
+  Output<T> y;    /* write: the owned core of every tile */
   /* the stencil and weights in T (the native sweeps' SweepCoefs; the correction form's residual) */
   const T        *coefT, *invdiagT;
-  const T        *diagT;    /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
+  const T        *diagT; /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
   ConstStencil<T> cstT;
   const T        *wT;
   long long       nlocal;
@@ -92,8 +92,8 @@ struct TileArgs {
   int             cint;                  /* with var: every point of the owned-coordinate box [ilo, ihi) has the row
                                             cst (cstT in T): the planes are read only outside it (hjinterior.cu) */
   long long       ilo[3], ihi[3];
-  int             xzero;                 /* start from x = 0 without reading xpad (first cycle from a zero guess) */
-  int             transpose;             /* the transposed correction (with xzero; TileKernel, TileKernelBlock): b only
+  int             xzero;     /* start from x = 0 without reading xpad (first cycle from a zero guess) */
+  int             transpose; /* the transposed correction (with xzero; TileKernel, TileKernelBlock): b only
                                             on T's owned points, the whole of W(T) added into y (atomicAdd), y zeroed by
                                             the caller for N^T b alone */
 };
@@ -102,7 +102,8 @@ struct TileArgs {
    the float copies). Made at launch from the descriptor (Launch::Params): the arguments as they are, the S part
    chosen. */
 template <class T, class S>
-struct TileParams : TileArgs<T>, SweepCoefs<S> { };
+struct TileParams : TileArgs<T>, SweepCoefs<S> {
+};
 
 /* The one launch descriptor: the kernels' arguments (its TileArgs base) and what chooses and launches the kernel,
    filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero, tileids/ntot of a split cycle and
@@ -119,10 +120,10 @@ struct Launch : TileArgs<T> {
   int          nthreads;  /* tile kernel: threads per block, a multiple of 32, at most kTileMaxThreads */
   size_t       smem;      /* tile kernel: dynamic shared memory per block */
   cudaStream_t stream;
-  long long    xshift;    /* the kernel reads xpad + xshift (rows: one padded row, so that row j is padded row j + 1) */
+  long long    xshift;                /* the kernel reads xpad + xshift (rows: one padded row, so that row j is padded row j + 1) */
   const float *coeff, *invdiagf, *wf; /* float copies for the single-precision inner mode */
-  T            omega;     /* the classic sweep's weight (k = 1: w_1) */
-  long long    ntot;      /* tiles in all: the blocks launched */
+  T            omega;                 /* the classic sweep's weight (k = 1: w_1) */
+  long long    ntot;                  /* tiles in all: the blocks launched */
 
   /* the kernel parameter of inner scalar S (the float compact row rounded from cstT here, as every launch did) */
   template <class S>

@@ -16,9 +16,9 @@ namespace hjcuda
    relative, so n*r is within 2/d of n/d: for d >= 3 the truncated quotient is off by at most one, for d <= 2 it
    is exact. */
 struct FastDiv {
-  int   d;
-  float r;
-  __device__ __forceinline__ explicit FastDiv(int d_) : d(d_), r(1.0f / (float)d_) { }
+  int                            d;
+  float                          r;
+  __device__                     __forceinline__ explicit FastDiv(int d_) : d(d_), r(1.0f / (float)d_) { }
   __device__ __forceinline__ int operator()(int n, int &rem) const
   {
     int q = __float2int_rz((float)n * r), m = n - q * d;

@@ -15,8 +15,8 @@ constexpr int kMaxOff = 26; /* a 3D 27-point stencil's off-diagonal offsets: the
 
 /* what the check hands back, in one copy: the flag and point u0's row */
 struct InteriorResult {
-  int         differs;           /* some interior point's row differs from point u0's */
-  PetscScalar row[kMaxOff + 1];  /* point u0's noff coefficients, then its inverse diagonal */
+  int         differs;          /* some interior point's row differs from point u0's */
+  PetscScalar row[kMaxOff + 1]; /* point u0's noff coefficients, then its inverse diagonal */
 };
 
 struct InteriorArgs {

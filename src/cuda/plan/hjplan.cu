@@ -44,13 +44,13 @@
    (or a GPU with less) comes here. */
 static PetscErrorCode HJCudaTileFitCheck(PC pc, const HJCudaPlan *p)
 {
-  PC_HJacobi                        *hj   = (PC_HJacobi *)pc->data;
-  const HJCuda                      *cu   = (const HJCuda *)hj->data;
-  const HJLayout                    *ly   = &hj->layout;
-  const hjcuda::Launch<PetscScalar> *L    = &p->L;
-  const int                          dim  = (int)ly->dim, dof = (int)ly->dof;
+  PC_HJacobi                        *hj  = (PC_HJacobi *)pc->data;
+  const HJCuda                      *cu  = (const HJCuda *)hj->data;
+  const HJLayout                    *ly  = &hj->layout;
+  const hjcuda::Launch<PetscScalar> *L   = &p->L;
+  const int                          dim = (int)ly->dim, dof = (int)ly->dof;
   const int                          fdim = p->variant == HJ_CUDA_ROWS ? 1 : dim; /* directions with a halo */
-  const long long                    ss   = L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar), lim = cu->smemoptin;
+  const long long                    ss = L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar), lim = cu->smemoptin;
   char                               given[64], region[64], why[256], why2[512], along[64], cube[64], fits[256];
   hj::TileNeed                       need;
   PetscBool                          single, same;
@@ -58,15 +58,16 @@ static PetscErrorCode HJCudaTileFitCheck(PC pc, const HJCudaPlan *p)
 
   PetscFunctionBegin;
   if (hj::TileFits(p->W, fdim, dof, L->single, ss, lim)) PetscFunctionReturn(PETSC_SUCCESS);
-  need = hj::TileNeeds(p->W, fdim, dof, L->single, ss);
+  need   = hj::TileNeeds(p->W, fdim, dof, L->single, ss);
   single = (PetscBool)(!L->single && sizeof(PetscScalar) != sizeof(float) && hj::TileFits(p->W, fdim, dof, true, (long long)sizeof(float), lim)); /* what fp32 sub-iterations would fit */
   PetscCall(PetscSNPrintf(given, sizeof(given), dim == 1 ? "%" PetscInt_FMT : (dim == 2 ? "%" PetscInt_FMT ",%" PetscInt_FMT : "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT), hj->tile[0], hj->tile[1], hj->tile[2]));
   PetscCall(PetscSNPrintf(region, sizeof(region), dim == 1 ? "%lld" : (dim == 2 ? "%lldx%lld" : "%lldx%lldx%lld"), p->W[0], p->W[1], p->W[2]));
   why[0] = why2[0] = 0;
-  if (dof == 1 && need.points > hj::kTileMaxPoints) PetscCall(PetscSNPrintf(why, sizeof(why), "its working region of %s points has %lld; the shared kernel holds at most %lld (%d threads x %d points)", region, need.points, hj::kTileMaxPoints, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread));
+  if (dof == 1 && need.points > hj::kTileMaxPoints)
+    PetscCall(PetscSNPrintf(why, sizeof(why), "its working region of %s points has %lld; the shared kernel holds at most %lld (%d threads x %d points)", region, need.points, hj::kTileMaxPoints, hjcuda::kTileMaxThreads, hjcuda::kMaxPointsPerThread));
   if (need.bytes + hj::kTileStaticBytes > lim) {
-    PetscCall(PetscSNPrintf(why2, sizeof(why2), "%s%s%s needs %lld bytes of shared memory per block (two %s buffers of the tile plus its halo%s, %d value%s per point); %s allows %lld per block, %lld of them for the buffers", why[0] ? ", and it" : "its working region of ", why[0] ? "" : region, why[0] ? "" : " points", need.bytes,
-                            L->single ? "float" : "PetscScalar", L->single && dof > 1 ? ", and the tile's residual in float" : "", dof, dof > 1 ? "s" : "", cu->name, lim, lim - hj::kTileStaticBytes));
+    PetscCall(PetscSNPrintf(why2, sizeof(why2), "%s%s%s needs %lld bytes of shared memory per block (two %s buffers of the tile plus its halo%s, %d value%s per point); %s allows %lld per block, %lld of them for the buffers", why[0] ? ", and it" : "its working region of ", why[0] ? "" : region, why[0] ? "" : " points",
+                            need.bytes, L->single ? "float" : "PetscScalar", L->single && dof > 1 ? ", and the tile's residual in float" : "", dof, dof > 1 ? "s" : "", cu->name, lim, lim - hj::kTileStaticBytes));
   }
 
   /* what fits, as -pc_hjacobi_tile takes it: the last direction shortened, and a cube (the rows mode keeps the y tile,
@@ -130,8 +131,7 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
       L->ppt      = ppt;
       L->nthreads = nthreads;
     }
-    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1],
-               (NC * ((WL + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
+    PetscCheck(L->ppt, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel registers: tile %lldx%lld needs %lld threads per block with strips of %d points (one per column and strip), more than the register-strip kernel allows (%d): use a smaller -pc_hjacobi_tile or -pc_hjacobi_cuda_kernel shared", p->W[0], p->W[1], (NC * ((WL + R1 - 1) / R1) + 31) / 32 * 32, R1, hjcuda::RegMaxThreads(R1, !st->constant, S));
   }
   PetscCall(HJCudaTileFitCheck(pc, p));
   PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
@@ -183,16 +183,16 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 /* The sweeps' weights (hjweights.cxx, chosen at this setup) on the device, in PetscScalar and in float: L.wT, L.wf */
 static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  const PetscInt  k  = hj->wt.n;
-  const size_t    nb = (size_t)k * (sizeof(PetscScalar) + sizeof(float));
-  unsigned char  *h;
+  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  const PetscInt k  = hj->wt.n;
+  const size_t   nb = (size_t)k * (sizeof(PetscScalar) + sizeof(float));
+  unsigned char *h;
 
   PetscFunctionBegin;
   PetscCheck(k >= 1 && hj->wt.w && k == hj->subits, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights (%" PetscInt_FMT " for k = %" PetscInt_FMT ") are chosen before the backend's setup", k, hj->subits);
   PetscCall(PetscMalloc1(nb, &h));
   for (PetscInt j = 0; j < k; j++) {
-    ((PetscScalar *)h)[j]                    = (PetscScalar)hj->wt.w[j];
+    ((PetscScalar *)h)[j]                       = (PetscScalar)hj->wt.w[j];
     ((float *)(h + k * sizeof(PetscScalar)))[j] = (float)hj->wt.w[j];
   }
   PetscCallCUDA(cudaMalloc(&p->weights, nb));
@@ -216,7 +216,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
   int                          target;
-  long long                    npts = 1;
+  long long                    npts       = 1;
   PetscLogDouble               workpoints = 1;
   PetscBool                    tile, rows;
   const HJCudaStencil         *d;
@@ -229,16 +229,16 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscCheck(ly->xm[k] * (k ? 1 : ly->dof) < 2147483647, comm, PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", k, ly->xm[k], ly->dof);
   PetscCall(HJCudaPlanDestroy(p));
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  tile      = (PetscBool)(hj->subits > 1 || o->forcetile || ly->dof > 1 || transpose);
-  rows      = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && o->kernel == HJ_CUDA_KERNEL_AUTO);
+  tile         = (PetscBool)(hj->subits > 1 || o->forcetile || ly->dof > 1 || transpose);
+  rows         = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && o->kernel == HJ_CUDA_KERNEL_AUTO);
   L->transpose = transpose; /* with xzero: a transposed correction always starts from zero */
   L->xzero     = transpose;
-  L->single = tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float);
+  L->single    = tile && hj->inner == PC_HJACOBI_INNER_PRECISION_SINGLE && sizeof(PetscScalar) != sizeof(float);
   for (PetscInt k = 0; k < 3; k++) {
     PetscInt  t, o;
     long long sumw = 0;
 
-    HJTileOf(hj, k, &t, &o); /* 0 <= o < t: checked by PCSetUp before any plan */
+    HJTileOf(hj, k, &t, &o);          /* 0 <= o < t: checked by PCSetUp before any plan */
     if (rows && k == 1) t = 1, o = 0; /* one row per tile (checked as the user gave it, as the host backend does) */
     L->t[k]      = t;
     L->o[k]      = o;
@@ -252,7 +252,8 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     npts *= p->W[k];
   }
   L->ntot = L->ntiles[0] * L->ntiles[1] * L->ntiles[2];
-  for (L->ppt = 1; L->ppt < hjcuda::kMaxPointsPerThread && (npts + L->ppt - 1) / L->ppt > target; L->ppt *= 2);
+  for (L->ppt = 1; L->ppt < hjcuda::kMaxPointsPerThread && (npts + L->ppt - 1) / L->ppt > target; L->ppt *= 2)
+    ;
   L->nthreads = (int)((((npts + L->ppt - 1) / L->ppt) + 31) / 32 * 32);
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
   if (tile) {
@@ -262,24 +263,24 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
 
   /* the stencil on the device, and the rest of the descriptor */
   PetscCall(HJCudaStencilEnsure(st, ly->nlocal, (PetscBool)L->single, stream));
-  d              = (const HJCudaStencil *)st->device;
-  L->dim         = rows ? 1 : (int)ly->dim; /* rows: the 1D kernel, one tile row per row of the grid */
-  L->dof         = (int)ly->dof;
-  L->kind        = (int)st->kind;
-  L->var         = !st->constant;
-  L->stream      = stream;
-  L->coefT       = d->coef;
-  L->invdiagT    = d->invdiag;
-  L->coeff       = d->coeff;
-  L->invdiagf    = d->invdiagf;
-  L->diagT       = d->diag;
+  d           = (const HJCudaStencil *)st->device;
+  L->dim      = rows ? 1 : (int)ly->dim; /* rows: the 1D kernel, one tile row per row of the grid */
+  L->dof      = (int)ly->dof;
+  L->kind     = (int)st->kind;
+  L->var      = !st->constant;
+  L->stream   = stream;
+  L->coefT    = d->coef;
+  L->invdiagT = d->invdiag;
+  L->coeff    = d->coeff;
+  L->invdiagf = d->invdiagf;
+  L->diagT    = d->diag;
   for (PetscInt s = 0; s < 26; s++) L->cstT.c[s] = s < st->noff ? st->ccoef[s] : 0;
   L->cstT.invdiag = st->cinvdiag;
-  L->omega       = (PetscScalar)hj->wt.w[0]; /* the classic sweep (k = 1): w_1 */
-  L->nlocal      = ly->nlocal;
-  L->box         = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
-  L->xshift      = rows ? ly->ext[0] : 0;
-  L->k           = tile ? (int)hj->subits : 1;
+  L->omega        = (PetscScalar)hj->wt.w[0]; /* the classic sweep (k = 1): w_1 */
+  L->nlocal       = ly->nlocal;
+  L->box          = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
+  L->xshift       = rows ? ly->ext[0] : 0;
+  L->k            = tile ? (int)hj->subits : 1;
   if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     PetscScalar ref[27];
     PetscBool   cint;
@@ -338,6 +339,5 @@ PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, con
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-
 
 const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
