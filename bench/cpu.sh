@@ -4,8 +4,8 @@
 #   c3     PCMG (FGMRES, rtol 1e-8, examples/mg3d) with hjacobi's defaults against Richardson/SOR, Chebyshev/Jacobi and
 #          Chebyshev/SOR (PCMG's default): 3D 97^3 on 1 rank, 129^3 on 2, 2D 2049^2 on 2; steady KSPSolve (a second
 #          solve), V-cycles, and PCSetUp of the first solve (-log_view)
-#   c4     CG with hjacobi (defaults, overlap 0) against CG with Jacobi at equal true residual (unpreconditioned norm,
-#          rtol 1e-8): varcoef2d 1025^2 and the symmetric 3D Poisson 129^3 (mg3d -symmetric), 1 rank
+#   c4     CG with hjacobi (defaults, overlap 0; and k 8, k 16) against CG with Jacobi at equal true residual
+#          (unpreconditioned norm, rtol 1e-8): varcoef2d 1025^2 and the symmetric 3D Poisson 129^3 (mg3d -symmetric), 1 rank
 #   cycle  the host cycle against its bandwidth bound (bench/cpucycle: VecCopy in the same run), 3D 97^3 and 2D 1025^2
 #   setup  PCSetUp of PCMG + hjacobi and + Chebyshev/Jacobi on unmodified ksp ex45 129^3, 1 rank (-log_view), with
 #          PCHJacobiExtract against MatMult
@@ -88,9 +88,11 @@ for s in "${suites[@]}"; do
       done ;;
     c4)
       TR="-ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8"
-      case_ "C4 varcoef2d 1025^2" 1 "cg+hjacobi|$V2 -n 1025 $TR -pc_type hjacobi -ksp_max_it 20000" "cg+jacobi|$V2 -n 1025 $TR -pc_type jacobi -ksp_max_it 20000"
-      case_ "C4 3D Poisson 129^3 (symmetric)" 1 "cg+hjacobi|$M3 -da_grid_x 129 -da_grid_y 129 -da_grid_z 129 -symmetric $TR -pc_type hjacobi -ksp_max_it 5000" \
-        "cg+jacobi|$M3 -da_grid_x 129 -da_grid_y 129 -da_grid_z 129 -symmetric $TR -pc_type jacobi -ksp_max_it 5000" ;;
+      case_ "C4 varcoef2d 1025^2" 1 "cg+hjacobi|$V2 -n 1025 $TR -pc_type hjacobi -ksp_max_it 20000" "cg+jacobi|$V2 -n 1025 $TR -pc_type jacobi -ksp_max_it 20000" \
+        "cg+hjacobi(k8)|$V2 -n 1025 $TR -pc_type hjacobi -pc_hjacobi_subiterations 8 -ksp_max_it 20000" "cg+hjacobi(k16)|$V2 -n 1025 $TR -pc_type hjacobi -pc_hjacobi_subiterations 16 -ksp_max_it 20000"
+      G129="-da_grid_x 129 -da_grid_y 129 -da_grid_z 129 -symmetric"
+      case_ "C4 3D Poisson 129^3 (symmetric)" 1 "cg+hjacobi|$M3 $G129 $TR -pc_type hjacobi -ksp_max_it 5000" "cg+jacobi|$M3 $G129 $TR -pc_type jacobi -ksp_max_it 5000" \
+        "cg+hjacobi(k8)|$M3 $G129 $TR -pc_type hjacobi -pc_hjacobi_subiterations 8 -ksp_max_it 5000" ;;
     cycle)
       for g in "-dim 3 -n 97" "-dim 3 -n 129" "-dim 2 -n 1025"; do
         echo "== cpucycle $g" | tee -a "$log"
