@@ -148,8 +148,6 @@ int main(int argc, char **argv)
 
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &c.ksp));
   PetscCall(KSPSetOperators(c.ksp, A, A));
-  PetscCall(KSPSetDM(c.ksp, da));
-  PetscCall(KSPSetDMActive(c.ksp, PETSC_FALSE));
   PetscCall(KSPSetType(c.ksp, KSPRICHARDSON));
   PetscCall(KSPSetNormType(c.ksp, KSP_NORM_NONE));
   PetscCall(KSPSetInitialGuessNonzero(c.ksp, PETSC_TRUE));

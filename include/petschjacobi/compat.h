@@ -39,3 +39,10 @@ static inline PetscErrorCode HJKSPSetDMActive(KSP ksp, PetscBool flg)
   return KSPSetDMActive(ksp, flg);
 #endif
 }
+
+/* 3.25: MatShellSetOperation() takes a PetscErrorCodeFn * (before: void (*)(void)) */
+#if PETSC_VERSION_GE(3, 25, 0)
+  #define HJ_MATOP_FN(f) ((PetscErrorCodeFn *)(f))
+#else
+  #define HJ_MATOP_FN(f) ((void (*)(void))(f))
+#endif

@@ -184,7 +184,7 @@ static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
       PetscCall(MatGetLocalSize(R, &m, &n));
       PetscCall(MatGetSize(R, &M, &N));
       PetscCall(MatCreateShell(PetscObjectComm((PetscObject)pc), m, n, M, N, pc, &S));
-      PetscCall(MatShellSetOperation(S, MATOP_MULT, (void (*)(void))StencilMult));
+      PetscCall(MatShellSetOperation(S, MATOP_MULT, HJ_MATOP_FN(StencilMult)));
       PetscCall(KSPSetOperators(ksp, S, R));
       PetscCall(PetscInfo(pc, "spectrum estimate: A x from the extracted stencil\n"));
     } else PetscCall(KSPSetOperators(ksp, R, R));

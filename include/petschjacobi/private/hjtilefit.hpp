@@ -85,7 +85,7 @@ constexpr long long kDefaultTile[3][3] = {
    kDefaultTile, except that a direction shorter than two default tiles is one tile (its whole extent), as long as the
    whole tile then stays small: at most kTileMaxPoints points and kDefaultTileBytes of buffers. Without it a 9-point
    direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point Jacobi step
-   there, far weaker than the tiles around it (issue 12; PETSc's ksp ex42: bench/TUNING.md "Notes from the source").
+   there, far weaker than the tiles around it (PETSc's ksp ex42: bench/TUNING.md "Notes from the source").
    The tile is then shrunk until its buffers fit kDefaultTileBytes (halving its longest working
    extent, z before y before x on a tie): with dof 6 to 8 the 32 x 32 tile becomes 32 x 16 and with dof 7 and 8 the
    8 x 8 x 8 one 8 x 8 x 4 (where the rank box is that large), so that a default tile fits the CUDA tile kernels on
