@@ -67,7 +67,7 @@ m host_second_halo src/host/hjhostcycle.cxx 'for (int q = 0; q < 2 && q < k - 1;
 m host_remainder src/host/hjhostcycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
   '  for (int i = 0; i < n - n % 2; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' 'host_shell_3d|host_constant_3d'
 m host_stencil_mult_used src/host/hjhost.cxx 'PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));' '' 'host_estimate_stencil'
-m host_stencil_mult_diag src/host/hjhostcycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'host_estimate_stencil_np2'
+m host_stencil_mult_diag src/host/hjhostcycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'omega_known_limited|omega_known_limited_np2|wts_cheb_2d_star_o0_k5'
 m host_owned_only src/host/hjhostcycle.cxx 'const int lo[3] = {last ? tb.o0[0] : 0,' 'const int lo[3] = {last ? 0 : 0,' 'host_shell_1d|host_shell_3d'
 m cheb_nodes src/weights/hjweights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
 m cheb_squared src/weights/hjweights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
