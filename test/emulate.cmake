@@ -1,7 +1,7 @@
 # The CUDA tile kernels on the host (no GPU, no CUDA toolkit): test/emulate runs TileKernel (1D rows, 2D, and 3D in
 # emulate_cuda_kernels_3d), TileKernelStrip (R = 4, 8) and TileKernelBlock with one std::thread per CUDA thread, native
 # and single (correction form), against a literal cycle. The kernel headers are compiled as they are, with HJ_EMULATE:
-# their device-only constructs are macros (src/cuda/kernels/hjdevice.h) that test/emulate/hjemulate.h defines for the
+# their device-only constructs are macros (src/cuda/kernels/device.h) that test/emulate/hjemulate.h defines for the
 # host, and test/emulate/cuda_runtime.h comes before the toolkit's. ctest -R emulate_cuda_kernels
 include(CheckCXXSourceCompiles)
 set(CMAKE_REQUIRED_FLAGS -std=c++20)
@@ -12,7 +12,7 @@ if(HJACOBI_HAVE_CXX20_BARRIER)
   add_executable(test_emulate emulate/emulate.cpp)
   add_executable(test_emulate_3d emulate/tile3d.cpp)
   foreach(t test_emulate test_emulate_3d)
-    target_include_directories(${t} BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/emulate ${PROJECT_SOURCE_DIR}/src/cuda/kernels ${PROJECT_SOURCE_DIR}/include)
+    target_include_directories(${t} BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/emulate ${PROJECT_SOURCE_DIR}/src/cuda/kernels ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
     target_compile_definitions(${t} PRIVATE HJ_EMULATE)
     target_compile_features(${t} PRIVATE cxx_std_20)
     target_link_libraries(${t} PRIVATE Threads::Threads)

@@ -1,4 +1,4 @@
-# The host cycle's fast paths (src/host/hjhostcycle.cxx), each against the literal reference of test_reference on
+# The host cycle's fast paths (src/host/cycle.cxx), each against the literal reference of test_reference on
 # operators that take it (labels host, hostcycle; included from test/CMakeLists.txt, which defines hj_case, hj_test,
 # hj_expect_test and R). Each path has a test that fails without it (tools/mutate-check.sh host_*):
 #  - constant rows inside the 2-point boundary shell (-constant with Dirichlet faces: the faces' rows differ), the

@@ -1,7 +1,7 @@
 /* Tile index arithmetic for grids beyond 2^31 points (hj::NumTiles, hj::TileRange take long long), checked without
    allocating: the owned ranges partition [0, m) (first, last, interior tiles, counts), working regions hold the owned
    ones, are at most t long and start every t - o points; tile counts against a walk over the working regions. */
-#include <petschjacobi/private/hjpoint.hpp>
+#include "arith/point.hpp"
 #include <cstdio>
 
 static int nfail = 0, nchecks = 0;

@@ -396,7 +396,7 @@ hj_test(tr_np4_wts_chsq_2d_o2_k8 4 "transpose;mpi;weights" ${R} ${TR} ${WS} ${WI
 if(HJACOBI_WITH_CUDA)
   hj_case(ref_single 1 cuda ${R} ${SINGLE} -dim 3 -n 19 ${T8O2K3} ON cuda)
   hj_expect_test(NAME cuda_backend_auto LABELS cuda MATCH "in use: cuda" COMMAND $<TARGET_FILE:test_reference> ${CU} -dim 2 -n 33 -pc_view)
-  # dof > 1 (the point-block tile kernel, hjblock.cuh) against the literal block reference and PCPBJACOBI: dof 2, 3, 4
+  # dof > 1 (the point-block tile kernel, cuda/kernels/block.cuh) against the literal block reference and PCPBJACOBI: dof 2, 3, 4
   # and 8, 1D/2D/3D, star/box/box-on-star, periodic, clipped tiles, overlap, k = 1 (which also runs the tile kernel),
   # single inner precision, 1 and 2 ranks; the host backend on CUDA vectors too. ctest -L cuda -R cuda_dof
   hj_case(dof5_ref_3d_box_k1 1 "cuda;dof" ${R} -dof 5 -dim 3 -kind box -n 9 -pc_hjacobi_tile 4 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 1 -pc_hjacobi_cycles 3 ON cuda)

@@ -1,9 +1,9 @@
-/* What a tile of the CUDA tile kernels holds (hjtilefit.hpp), checked on the host without a GPU: the needs of a tile
+/* What a tile of the CUDA tile kernels holds (arith/tilefit.hpp), checked on the host without a GPU: the needs of a tile
    against a count by hand, the largest tiles that fit (what the CUDA backend's error at PCSetUp names) against a walk
    over every extent, and that every default tile (hj::DefaultTile, what PCSetUp takes when the user gives no tile)
    fits the tile kernels on a GPU with 96 KiB of shared memory per block, for 1D to 3D grids, dof 1 to 8, double and
    complex double, native and single sub-iterations, on rank boxes from 1 to 5000 points a direction. */
-#include <petschjacobi/private/hjtilefit.hpp>
+#include "arith/tilefit.hpp"
 #include <cstdio>
 #include <initializer_list>
 

@@ -1,9 +1,9 @@
-/* The index helpers of hjindex.hpp (hj::View, hj::StridedView, hj::TileBox) against the literal layouts of
+/* The index helpers of arith/index.hpp (hj::View, hj::StridedView, hj::TileBox) against the literal layouts of
    doc/design.md "Data", written out here: padded (i+pad0) + ext0*((j+pad1) + ext1*(k+pad2)), unpadded
    i + xm0*(j + xm1*k), the two Output layouts, a tile's buffer; DOF scalars per point. For every tile of odd-sized
    boxes in 1, 2 and 3D with dof 1..3: each re-based view addresses the same scalar as the literal formula, the owned
    sub-boxes partition the box (Owned), and offsets past 2^31 are exact (64-bit; nothing allocated). */
-#include <petschjacobi/private/hjindex.hpp>
+#include "arith/index.hpp"
 #include <cstdio>
 #include <vector>
 
@@ -20,7 +20,7 @@ static int nfail = 0, nchecks = 0;
     } \
   } while (0)
 
-struct Out { /* the shape of hjcuda::Output<T> (hjlaunch.h, not included: it needs the CUDA runtime) */
+struct Out { /* the shape of hjcuda::Output<T> (cuda/kernels/launch.h, not included: it needs the CUDA runtime) */
   double   *out;
   long long obase, os1, os2;
 };

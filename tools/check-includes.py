@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The include graph of src/ and include/: prints it by stage folder, and fails when it has a cycle, when a core file
-(anything outside src/cuda/ but the backend registry src/pc/hjbackends.cxx) includes a CUDA backend file or tests
+(anything outside src/cuda/ but the backend registry src/pc/backends.cxx) includes a CUDA backend file or tests
 HJACOBI_WITH_CUDA, or when an include names a file that is not there.
 Also the call graph of the core's sources (src/**/*.c, *.cxx outside src/cuda/): file A -> file B when A calls a
 function that B defines with external linkage (not static); fails on a cycle between two or more files (layers call
@@ -27,7 +27,7 @@ def resolve(src, kind, name):
 
 fset = set(files)
 edges, problems = {f: [] for f in files}, []
-registry = "src/pc/hjbackends.cxx"
+registry = "src/pc/backends.cxx"
 for f in files:
     text = open(os.path.join(root, f)).read()
     for line in text.splitlines():

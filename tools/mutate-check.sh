@@ -26,55 +26,55 @@ m omega_option src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((P
 m omega_api src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
   'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' 'omega_known_limited'
 m backend_name src/pc/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
-m backend_no_cuda src/pc/hjbackends.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
+m backend_no_cuda src/pc/backends.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
   'if (0) SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' 'err_backend_cuda'
-m extract_device src/host/hjhost.cxx 'PetscCheck(hj->extract != HJ_EXTRACT_DEVICE,' 'PetscCheck(PETSC_TRUE,' 'err_extract_device_host'
-m no_dm src/grid/hjgrid.cxx 'PetscCheck(dm, ' 'PetscCheck(PETSC_TRUE || dm, ' \
+m extract_device src/host/backend.cxx 'PetscCheck(hj->extract != HJ_EXTRACT_DEVICE,' 'PetscCheck(PETSC_TRUE,' 'err_extract_device_host'
+m no_dm src/grid/grid.cxx 'PetscCheck(dm, ' 'PetscCheck(PETSC_TRUE || dm, ' \
   'err_no_dm|err_sub_bjacobi_np2|err_sub_asm_no_dm_np2|err_sub_asm_overlap0_np2|err_sub_gamg|err_sub_redundant_np2'
-m not_dmda src/grid/hjgrid.cxx 'PetscCheck(isda || misda,' 'PetscCheck(PETSC_TRUE,' 'err_not_dmda'
-m asm_da_overlap src/grid/hjgrid.cxx 'PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d],' 'PetscCheck(PETSC_TRUE,' 'err_sub_asm_da_overlap_np2'
-m pmat_readable src/extract/hjstencil.cxx 'PetscCheck(hasrow && assembled,' 'PetscCheck(PETSC_TRUE || assembled,' 'rob_err_shell_pmat_dm'
-m width_1 src/extract/hjstencil.cxx 'PetscCheck(!gflags[0],' 'PetscCheck(PETSC_TRUE,' 'err_wide_entries'
-m singular_block src/extract/hjstencil.cxx 'PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT' 'PetscCheck(PETSC_TRUE, comm, PETSC_ERR_MAT_LU_ZRPVT' 'err_dof2_singular_block'
-m zero_diagonal src/extract/hjstencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' \
+m not_dmda src/grid/grid.cxx 'PetscCheck(isda || misda,' 'PetscCheck(PETSC_TRUE,' 'err_not_dmda'
+m asm_da_overlap src/grid/grid.cxx 'PetscCheck(xs[d] == nxs[d] && xm[d] == nxm[d],' 'PetscCheck(PETSC_TRUE,' 'err_sub_asm_da_overlap_np2'
+m pmat_readable src/extract/stencil.cxx 'PetscCheck(hasrow && assembled,' 'PetscCheck(PETSC_TRUE || assembled,' 'rob_err_shell_pmat_dm'
+m width_1 src/extract/stencil.cxx 'PetscCheck(!gflags[0],' 'PetscCheck(PETSC_TRUE,' 'err_wide_entries'
+m singular_block src/extract/stencil.cxx 'PetscCheck(dof == 1, comm, PETSC_ERR_MAT_LU_ZRPVT' 'PetscCheck(PETSC_TRUE, comm, PETSC_ERR_MAT_LU_ZRPVT' 'err_dof2_singular_block'
+m zero_diagonal src/extract/stencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' \
   '  if (dof) PetscFunctionReturn(PETSC_SUCCESS);
   SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT, "PCHJACOBI divides' 'err_zero_diag|err_missing_diag|err_np2_zero_diag'
-m dof_le_8 src/grid/hjlayout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
+m dof_le_8 src/grid/layout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
 
 # -- decisions that change a result or its stated reason (issue 22: mutants the suite let through)
-m omega_rho src/omega/hjomega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
-m omega_real_part src/omega/hjomega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
-m omega_no_fit src/omega/hjomega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
-m omega_nzstate src/omega/hjomega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
-m rich_b_zero src/solve/hjrichardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
-m rich_norm_none src/solve/hjrichardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
-m extract_dropped_zero src/extract/hjextractpass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
-m default_tile_two include/petschjacobi/private/hjtilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
+m omega_rho src/omega/omega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
+m omega_real_part src/omega/omega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
+m omega_no_fit src/omega/omega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
+m omega_nzstate src/omega/omega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
+m rich_b_zero src/solve/richardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m rich_norm_none src/solve/richardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
+m extract_dropped_zero src/extract/pass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
+m default_tile_two src/arith/tilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
   'rob_tile_fit'
 m default_tile_host src/pc/hjacobi.cxx 'PetscCall(HJDefaultTile(pc, ops->device));' 'PetscCall(HJDefaultTile(pc, PETSC_TRUE));' 'ref_default_tile_3d|ref_default_tile_3d_dof2_host|ref_default_tile_2d_rows'
-m default_tile_host_even include/petschjacobi/private/hjtilefit.hpp 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;' 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : target) : 1;' 'ref_default_tile_3d|rob_tile_fit'
+m default_tile_host_even src/arith/tilefit.hpp 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;' 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : target) : 1;' 'ref_default_tile_3d|rob_tile_fit'
 # -- the sweeps' weights (issue 21): the host cycle's weight of sweep it, the Chebyshev nodes, the Leja order, the squared
 # form, the interval's checks
-m host_sweep_weight src/host/hjhostcycle.cxx 'const S           w    = A->w[it];' 'const S           w    = A->w[0];' 'wts_chsq_2d_star_o0_k8|tr_np2_wts_cheb_3d_box_o0_k5'
+m host_sweep_weight src/host/cycle.cxx 'const S           w    = A->w[it];' 'const S           w    = A->w[0];' 'wts_chsq_2d_star_o0_k8|tr_np2_wts_cheb_3d_box_o0_k5'
 # -- the host cycle's fast paths (test/host.cmake): constant rows, the ends of their rows, a constant stencil, the zero
 # start, the halo of the second buffer, vector remainders, the owned points of clipped and overlapping tiles
-m host_const_rows src/host/hjhostcycle.cxx 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[s];' 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[0];' \
+m host_const_rows src/host/cycle.cxx 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[s];' 'for (int s = 0; s < NO; s++) crow[s] = cr->coef[0];' \
   'host_shell_2d|host_shell_3d|host_shell_3d_box|host_shell_3d_np4'
-m host_const_xrows src/host/hjhost.cxx 'q[no] = st->invdiag[u];' 'q[no] = c->invdiag;' 'host_shell_1d|host_shell_2d|host_shell_3d|host_shell_3d_k1|host_shell_2d_np2'
-m host_const_all src/host/hjhostcycle.cxx '    cdinv = st->cinvdiag;' '    cdinv = st->cinvdiag * 1.01;' 'host_constant_3d|host_constant_2d_np2|host_constant_view'
-m host_zero_start src/host/hjhost.cxx 'args.xpad = zeroguess && c == 0 ? nullptr : h->xpad;' 'args.xpad = h->xpad;' 'host_rows_3d|host_shell_3d'
-m host_second_halo src/host/hjhostcycle.cxx 'for (int q = 0; q < 2 && q < k - 1; q++) {' 'for (int q = 0; q < 1 && q < k - 1; q++) {' 'host_rows_3d|host_shell_2d|host_rows_2d_dof3'
-m host_remainder src/host/hjhostcycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
+m host_const_xrows src/host/backend.cxx 'q[no] = st->invdiag[u];' 'q[no] = c->invdiag;' 'host_shell_1d|host_shell_2d|host_shell_3d|host_shell_3d_k1|host_shell_2d_np2'
+m host_const_all src/host/cycle.cxx '    cdinv = st->cinvdiag;' '    cdinv = st->cinvdiag * 1.01;' 'host_constant_3d|host_constant_2d_np2|host_constant_view'
+m host_zero_start src/host/backend.cxx 'args.xpad = zeroguess && c == 0 ? nullptr : h->xpad;' 'args.xpad = h->xpad;' 'host_rows_3d|host_shell_3d'
+m host_second_halo src/host/cycle.cxx 'for (int q = 0; q < 2 && q < k - 1; q++) {' 'for (int q = 0; q < 1 && q < k - 1; q++) {' 'host_rows_3d|host_shell_2d|host_rows_2d_dof3'
+m host_remainder src/host/cycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
   '  for (int i = 0; i < n - n % 2; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' 'host_shell_3d|host_constant_3d'
-m host_stencil_mult_used src/host/hjhost.cxx 'PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));' '' 'host_estimate_stencil'
-m host_stencil_mult_diag src/host/hjhostcycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'omega_known_limited|omega_known_limited_np2|wts_cheb_2d_star_o0_k5'
-m host_owned_only src/host/hjhostcycle.cxx 'const int lo[3] = {last ? tb.o0[0] : 0,' 'const int lo[3] = {last ? 0 : 0,' 'host_shell_1d|host_shell_3d'
-m cheb_nodes src/weights/hjweights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
-m cheb_squared src/weights/hjweights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
-m cheb_interval src/weights/hjweights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
-m cheb_role src/weights/hjweights.cxx 'return (PetscBool)(prefix && strstr(prefix, "mg_levels_"));' 'return PETSC_FALSE;' 'wts_auto_constant_mg'
+m host_stencil_mult_used src/host/backend.cxx 'PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));' '' 'host_estimate_stencil'
+m host_stencil_mult_diag src/host/cycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'omega_known_limited|omega_known_limited_np2|wts_cheb_2d_star_o0_k5'
+m host_owned_only src/host/cycle.cxx 'const int lo[3] = {last ? tb.o0[0] : 0,' 'const int lo[3] = {last ? 0 : 0,' 'host_shell_1d|host_shell_3d'
+m cheb_nodes src/weights/weights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
+m cheb_squared src/weights/weights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
+m cheb_interval src/weights/weights.cxx 'PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)),' 'PetscCheck(PETSC_TRUE,' 'err_wts_interval_reversed'
+m cheb_role src/weights/weights.cxx 'return (PetscBool)(prefix && strstr(prefix, "mg_levels_"));' 'return PETSC_FALSE;' 'wts_auto_constant_mg'
 # -- the CUDA kernels as the emulation compiles them (the headers themselves, no copy): every sweep must take its own weight
-m emulate_sweep_weight src/cuda/kernels/hjkernels.cuh 'const S omega = P.w[it];' 'const S omega = P.w[0];' 'emulate_cuda_kernels|emulate_cuda_kernels_3d'
+m emulate_sweep_weight src/cuda/kernels/kernels.cuh 'const S omega = P.w[it];' 'const S omega = P.w[0];' 'emulate_cuda_kernels|emulate_cuda_kernels_3d'
 # (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 
 configs=(tutorials_missing)

@@ -1,14 +1,14 @@
 /* PCHJACOBI: the PETSc face of hierarchical Jacobi (setup, apply, options, view, setters).
    The method is doc/algorithm.md; the backends (host/, cuda/) run its cycles. */
 #include <petschjacobi/private/pchjacobiimpl.h>
-#include <petschjacobi/private/hjpoint.hpp>
-#include <petschjacobi/private/hjtilefit.hpp>
+#include "arith/point.hpp"
+#include "arith/tilefit.hpp"
 
 PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 
 const char *const HJExtractPlaces[] = {"auto", "host", "device"};
 
-/* The default tile: hj::DefaultTile (hjtilefit.hpp: whole directions where the rank boxes are short, within what the
+/* The default tile: hj::DefaultTile (arith/tilefit.hpp: whole directions where the rank boxes are short, within what the
    CUDA tile kernels hold, on the CUDA backend) of the largest rank box of the DMDA's partition, so that every rank runs the same tile. */
 static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
 {
@@ -45,7 +45,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PCHJacobiCite_Private());
-  PetscCall(HJFindGrid(pc, &dm)); /* hjgrid.cxx: the PC's DMDA, else the Pmat's; no grid: an error naming what works */
+  PetscCall(HJFindGrid(pc, &dm)); /* grid/grid.cxx: the PC's DMDA, else the Pmat's; no grid: an error naming what works */
 
   PetscBool newlayout = (PetscBool)(!hj->haslayout || dm != hj->da || !HJLayoutSame(dm, &hj->layout));
   if (newlayout) { /* new grid: rebuild everything */
@@ -101,7 +101,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   }
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
-  PetscCall(HJWeightsSetUp(pc)); /* omega, k and the sweeps' weights (hjweights.cxx) before the backend sets up for them (its plan holds them) */
+  PetscCall(HJWeightsSetUp(pc)); /* omega, k and the sweeps' weights (weights/weights.cxx) before the backend sets up for them (its plan holds them) */
   {                              /* a per-rank failure in the backend's setup (the CUDA backend's tile against this rank's box and the device's
        limits, an allocation) stops every rank here rather than leaving the others in the first ghost exchange */
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
@@ -1021,7 +1021,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   hj->subits      = 4;
   hj->subitsasked = 4;
   hj->cycles      = 1;
-  hj->omega       = PETSC_DECIDE; /* chosen at setup (hjweights.cxx, the omega rules of hjomega.cxx) unless set */
+  hj->omega       = PETSC_DECIDE; /* chosen at setup (weights/weights.cxx, the omega rules of omega/omega.cxx) unless set */
   hj->om.user     = PETSC_DECIDE;
   hj->backend     = PC_HJACOBI_BACKEND_AUTO;
   hj->inner       = PC_HJACOBI_INNER_PRECISION_NATIVE;

@@ -11,9 +11,9 @@
 #include <thread>
 #include <random>
 #include <functional>
-#include "hjblock.cuh"
+#include "cuda/kernels/block.cuh"
 #include "launch.h"
-#include <petschjacobi/private/hjdispatch.hpp>
+#include "arith/dispatch.hpp"
 
 using namespace hjcuda;
 
@@ -329,7 +329,7 @@ int main()
     fail += Check("TileKernelStrip R=8, constant inside (cint)", pm, 4, true, 16, 13, 4, 2, 3, 0.9);
     g_cint = false;
   }
-  { /* hj::DispatchTable (the kernel tables of hjdispatch.cuh): every combination once, row-major, nullptr out of range */
+  { /* hj::DispatchTable (the kernel tables of cuda/kernels/dispatch.cuh): every combination once, row-major, nullptr out of range */
     int bad = 0;
     for (int a = 0; a < 5; a++)
       for (int b = 0; b < 2; b++)

@@ -1,4 +1,4 @@
-/* The emulation's meaning of the kernels' device-only macros (src/cuda/kernels/hjdevice.h, with HJ_EMULATE): blocks run
+/* The emulation's meaning of the kernels' device-only macros (src/cuda/kernels/device.h, with HJ_EMULATE): blocks run
    one at a time (launch.h), so what a block shares is a static, and the dynamic shared memory one static array; the
    optimizer barrier is not needed on the host. */
 #pragma once

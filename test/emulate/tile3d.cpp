@@ -1,4 +1,4 @@
-/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/hjkernels.cuh compiled as host C++, test/emulate.cmake
+/* Host emulation of the 3D shared tile kernel TileKernel<3> (src/cuda/kernels/kernels.cuh compiled as host C++, test/emulate.cmake
    says): one cycle against doc/algorithm.md's cycle written literally in 3D (star and box, variable,
    constant and constant-inside (cint) coefficients, tiles with overlap, a tile long in z, a one-plane last tile, 8-wide
    rows with their threads interleaved), native and single (correction form, x ~ 1e6), from x = 0, and the transposed
@@ -10,7 +10,7 @@
 #include <thread>
 #include <random>
 #include <functional>
-#include "hjkernels.cuh"
+#include "cuda/kernels/kernels.cuh"
 #include "launch.h"
 
 using namespace hjcuda;

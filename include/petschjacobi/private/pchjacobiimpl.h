@@ -58,10 +58,10 @@ typedef struct {
 /* A backend is a set of operations; setup picks one and apply never branches on it (PETSc's pbjacobi swaps pc->ops
    the same way). The backend in use owns PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else
    touches it. Its options outlive setup: PC_HJacobi.backendopts[type], made by its setfromoptions and freed at
-   PCDestroy. The core names no backend: src/pc/hjbackends.cxx lists the compiled ones, chooses among them, and decides
+   PCDestroy. The core names no backend: src/pc/backends.cxx lists the compiled ones, chooses among them, and decides
    per call where the cycles run (a device backend's cycles and correctT see only vectors of its vectypes that are not
    bound to the CPU; other vectors run the host backend's cycles there: HJBackendCycles). Each backend fills the table
-   by field name (HJBackendHost in src/host/hjhost.cxx, HJBackendCUDA in src/cuda/hjcuda.cu), its functions named
+   by field name (HJBackendHost in src/host/backend.cxx, HJBackendCUDA in src/cuda/backend.cu), its functions named
    HJ<Operation>_<Backend> as PETSc's XxxSetUp_CUDA. Operations marked optional may be NULL; the core then does the
    host's part itself. */
 #define HJ_NUM_BACKEND_TYPES 3 /* PCHJacobiBackend values: auto (unused here), host, device */
@@ -87,20 +87,20 @@ typedef struct {
                                  lives; NULL: HJStencilTransposeOnHost */
   PetscErrorCode (*stenciltohost)(HJStencil *);                                     /* optional: the host arrays (coef, invdiag) of a stencil it holds on the
                                  device (ondevice), for the host backend's cycles on host vectors; NULL: none on a device */
-  /* The spectrum estimate's D^{-1} (hjspectrum.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
+  /* The spectrum estimate's D^{-1} (omega/spectrum.cxx), asked of the backend whose vectors the Pmat has (HJBackendOfVecType),
      for the stencil in use wherever it lives; optional (NULL: host vectors wrapping the host arrays) */
   PetscErrorCode (*invdiag)(PC, const HJStencil *, Vec like, Vec *dinv);                   /* dof 1: a vector of like's family
                                                                                         wrapping the inverse diagonal */
   PetscErrorCode (*invdiagblocks)(PC, const HJStencil *, MatType *, const PetscScalar **); /* dof > 1: the type of a
                                  block-diagonal matrix for these vectors, and the inverse blocks where they live (COO) */
-  PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *);                            /* optional: the estimate's start vector (hjhash.hpp)
+  PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *);                            /* optional: the estimate's start vector (arith/hash.hpp)
                                                                    into a device array of these vectors */
 } HJBackendOps;
 
 /* Three layers choose the sweeps, each calling only the ones below it (no call back up):
-   the spectrum estimate (mechanism, hjspectrum.cxx): Ritz values of D^{-1}A, kept across value-only refreshes;
-   the omega rules (hjomega.cxx): omega and k from the Ritz values, for the role the PC has;
-   the weights (policy, hjweights.cxx): which w_1..w_k (kind, omega, interval, fallback), run once per PCSetUp. */
+   the spectrum estimate (mechanism, omega/spectrum.cxx): Ritz values of D^{-1}A, kept across value-only refreshes;
+   the omega rules (omega/omega.cxx): omega and k from the Ritz values, for the role the PC has;
+   the weights (policy, weights/weights.cxx): which w_1..w_k (kind, omega, interval, fallback), run once per PCSetUp. */
 #define HJ_SPECTRUM_STEPS 10 /* Arnoldi steps of the estimate */
 typedef struct {
   PetscBool        recompute; /* estimate again whenever the Pmat's values change, not only its nonzero pattern */
@@ -119,7 +119,7 @@ typedef enum {
   HJ_ROLE_SMOOTHER
 } HJRole;
 
-/* The damping (hjomega.cxx): asked for, and how the last setup chose it */
+/* The damping (omega/omega.cxx): asked for, and how the last setup chose it */
 typedef enum {
   HJ_OMEGA_GIVEN,    /* the user's */
   HJ_OMEGA_UNUSED,   /* Chebyshev weights on a given interval */
@@ -133,7 +133,7 @@ typedef struct {
   char        why[256];
 } HJOmega;
 
-/* The weights of the k sweeps (hjweights.cxx, doc/algorithm.md "Per-sweep weights w_1..w_k"), chosen at every setup */
+/* The weights of the k sweeps (weights/weights.cxx, doc/algorithm.md "Per-sweep weights w_1..w_k"), chosen at every setup */
 typedef struct {
   PCHJacobiWeightType type;     /* asked for (auto: by role) */
   PCHJacobiWeightType used;     /* after setup: PC_HJACOBI_WEIGHTS_CONSTANT, _CHEBYSHEV or _CHEBYSHEV_SQUARED */
@@ -179,13 +179,13 @@ typedef struct {
   PetscBool           hasT;
   Vec                 rT;             /* PCApplyTranspose with c > 1: the residual b - A^T x */
   PetscSF             ghostsf;        /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
-  PetscBool           overlapcomm;    /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (hjsplit.cxx) */
+  PetscBool           overlapcomm;    /* -pc_hjacobi_overlap_comm: run the interior tiles during the exchange (grid/split.cxx) */
   PetscBool           overlapcommset; /* given by the user; else HJOverlapComm() decides */
   const HJBackendOps *ops;
   void               *data;      /* private data of the backend in use (ops) */
-  void               *fallback;  /* the host backend's data for host vectors under a device backend (hjbackends.cxx) */
+  void               *fallback;  /* the host backend's data for host vectors under a device backend (pc/backends.cxx) */
   PetscInt            nfallback; /* calls that ran there since the last reset (view) */
-  /* Richardson (hjrichardson.cxx) */
+  /* Richardson (solve/richardson.cxx) */
   PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
   KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
   PetscInt nsolving;
@@ -201,7 +201,7 @@ PETSC_INTERN const char *const HJExtractPlaces[];
 
 PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback;
 
-/* hjlayout.cxx */
+/* grid/layout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
@@ -214,11 +214,11 @@ PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, Pe
 #define HJ_INTERIOR_SHELL 2
 PETSC_INTERN void HJLayoutInteriorBox(const HJLayout *, PetscInt, long long[3], long long[3]);
 
-/* hjsplit.cxx: the tile ids of one cycle, those that read no ghost value the exchange writes first (the backends run
+/* grid/split.cxx: the tile ids of one cycle, those that read no ghost value the exchange writes first (the backends run
    them between PetscSFBcastBegin and End); halo[d]: the kernel reads a one-point halo along d */
 PETSC_INTERN PetscErrorCode HJTileSplitCreate(const HJLayout *, PetscSF, const PetscInt[3], const PetscInt[3], const PetscBool[3], PetscInt *, PetscInt *, PetscInt **);
 
-/* the setters and getters of the weights (hjweights.cxx) and of Richardson's check (hjrichardson.cxx), composed with
+/* the setters and getters of the weights (weights/weights.cxx) and of Richardson's check (solve/richardson.cxx), composed with
    the others in PCCreate_HJacobi */
 PETSC_INTERN PetscErrorCode PCHJacobiSetWeights_HJacobi(PC, PCHJacobiWeightType);
 PETSC_INTERN PetscErrorCode PCHJacobiGetWeights_HJacobi(PC, PCHJacobiWeightType *);
@@ -228,18 +228,18 @@ PETSC_INTERN PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC, PetscInt *, con
 PETSC_INTERN PetscErrorCode PCHJacobiSetRole_HJacobi(PC, PetscInt);
 PETSC_INTERN PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC, PetscInt);
 PETSC_INTERN PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC, PetscInt *);
-/* hjrichardson.cxx: PCApplyRichardson, pre/postsolve and the check period's default (install), or nothing (remove) */
+/* solve/richardson.cxx: PCApplyRichardson, pre/postsolve and the check period's default (install), or nothing (remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 
-/* hjcollective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
+/* pc/collective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
 PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
 
-/* hjgrid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
+/* grid/grid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
    whole (an AIJ copy of SBAIJ, else the Pmat itself, borrowed) */
 PETSC_INTERN PetscErrorCode HJFindGrid(PC, DM *);
 PETSC_INTERN PetscErrorCode HJPmatReadable(Mat, Mat *);
 
-/* hjstencil.cxx */
+/* extract/stencil.cxx */
 PETSC_INTERN PetscErrorCode HJStencilExtract(Mat, const HJLayout *, HJStencil *);
 /* same nonzero pattern, new values: rewrites st in place with its kind (no allocation); *fits = PETSC_FALSE (st freed)
    when a nonzero appears at an offset the kind lacks on some rank: extract afresh. Collective, same checks and errors. */
@@ -252,12 +252,12 @@ PETSC_INTERN PetscErrorCode HJStencilCheckPmat(Mat, const HJLayout *);
    coefficients and row[noff] its inverse diagonal (the compact form of those rows) */
 PETSC_INTERN PetscBool      HJStencilInteriorRow(const HJLayout *, const HJStencil *, const long long[3], const long long[3], PetscScalar *);
 PETSC_INTERN PetscErrorCode HJStencilReportBad(MPI_Comm, const HJLayout *, const PetscInt[2], const PetscInt[2], const PetscInt[4]);
-/* hjtranspose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; where st lives: ops->transpose) */
+/* extract/transpose.cxx: hj->stT from hj->st (A^T's couplings between this rank's points; where st lives: ops->transpose) */
 PETSC_INTERN PetscErrorCode HJStencilTranspose(PC);
 /* stT (kind, noff, dof set) from the host arrays of st: allocates stT's arrays and re-indexes */
 PETSC_INTERN PetscErrorCode HJStencilTransposeOnHost(const HJLayout *, const HJStencil *, HJStencil *);
 
-/* hjspectrum.cxx (mechanism): the Ritz values of D^{-1}A for the current Pmat in hj->spec (estimated again only for a
+/* omega/spectrum.cxx (mechanism): the Ritz values of D^{-1}A for the current Pmat in hj->spec (estimated again only for a
    new Pmat or nonzero pattern, or new values with spec.recompute); their largest real part (at least 0) and largest
    |imaginary part|; forget them */
 PETSC_INTERN PetscErrorCode HJSpectrumUpdate(PC);
@@ -265,11 +265,11 @@ PETSC_INTERN void           HJSpectrumExtremes(const HJSpectrum *, PetscReal *, 
 PETSC_INTERN PetscErrorCode HJSpectrumReset(PC);
 #define HJ_SPECTRUM_SAFE 1.1 /* the largest real part's inflation for an upper bound (PETSc's Chebyshev: 1.1) */
 
-/* hjomega.cxx (rules): omega and k in use from hj->spec (estimated) or as given, for a smoother or not; view */
+/* omega/omega.cxx (rules): omega and k in use from hj->spec (estimated) or as given, for a smoother or not; view */
 PETSC_INTERN PetscErrorCode HJOmegaChoose(PC, PetscBool);
 PETSC_INTERN PetscErrorCode HJOmegaView(PC, PetscViewer);
 
-/* hjweights.cxx (policy): the one setup of omega, k and the sweeps' weights (PCSetUp); view; reset; options; the
+/* weights/weights.cxx (policy): the one setup of omega, k and the sweeps' weights (PCSetUp); view; reset; options; the
    setters (install) or their removal; the role (HJ_ROLE_UNSET: from the options prefix) */
 PETSC_INTERN PetscErrorCode HJWeightsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJWeightsView(PC, PetscViewer);
@@ -278,7 +278,7 @@ PETSC_INTERN PetscErrorCode HJWeightsSetFromOptions(PC, HJ_OPTION_ITEMS);
 PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool); /* the weights' defaults (install), or their reset (remove) */
 PETSC_INTERN PetscErrorCode HJSetRole(PC, HJRole);
 
-/* hjbackends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
+/* pc/backends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
    other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
    freed */
 PETSC_INTERN PetscErrorCode HJBackendOfVecType(VecType, const HJBackendOps **);

@@ -1,0 +1,138 @@
+/* What one tile of the CUDA tile kernels holds, as plain host arithmetic (no CUDA, no PETSc): the CUDA backend's plan
+   checks a tile with it and names the largest tile that fits when it does not (src/cuda/plan/plan.cu), the default tile
+   is chosen within it on every backend (src/pc/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
+#pragma once
+
+#include "arith/point.hpp"
+
+namespace hj
+{
+/* The shared-memory tile kernel (TileKernel, one field per point) holds at most this many points of a working region:
+   kTileMaxThreads = 512 threads of kMaxPointsPerThread = 8 points (src/cuda/kernels/launch.h checks the product). The
+   register-strip kernel stays below it (at most 512 threads of strips of at most 8 points), and the point-block kernel
+   (dof > 1) loops over its points. */
+constexpr long long kTileMaxPoints = 4096;
+
+/* The tile kernels' static shared memory beside the buffers: the tile's three ranges (TileRanges in cuda/kernels/kernels.cuh) */
+constexpr long long kTileStaticBytes = 3 * (long long)sizeof(Range);
+
+/* The dynamic shared memory a default tile may take per block: what a GPU with 96 KiB of shared memory per block holds
+   beside kTileStaticBytes (every NVIDIA GPU of compute capability 7.0 and later but 7.5, whose limit is 64 KiB) */
+constexpr long long kDefaultTileBytes = 96 * 1024 - kTileStaticBytes;
+
+/* Dynamic shared memory of a tile kernel per block: two buffers of nbuf points (the largest working region with its
+   halo) of dof values in the sub-iterations' scalar (ssize bytes), and for the point-block kernel in correction form
+   (single with dof > 1) the sweeps' right-hand side of the npts points of the working region, in float. */
+constexpr long long TileSharedBytes(long long nbuf, long long npts, int dof, bool single, long long ssize)
+{
+  return 2 * nbuf * dof * ssize + (single && dof > 1 ? npts * dof * (long long)sizeof(float) : 0);
+}
+
+/* What a working region of w[0] x w[1] x w[2] points needs (w[d] = 1 for d >= dim; a one-point halo on both sides of
+   each direction d < dim), with dof values per point and the sub-iterations' scalar of ssize bytes */
+struct TileNeed {
+  long long points, bytes; /* points of W(T); dynamic shared memory per block */
+};
+inline TileNeed TileNeeds(const long long w[3], int dim, int dof, bool single, long long ssize)
+{
+  long long npts = 1, nbuf = 1;
+  for (int d = 0; d < dim; d++) npts *= w[d], nbuf *= w[d] + 2;
+  return TileNeed{npts, TileSharedBytes(nbuf, npts, dof, single, ssize)};
+}
+
+/* Whether a tile kernel holds that working region on a device allowing smemlimit bytes of shared memory per block */
+inline bool TileFits(const long long w[3], int dim, int dof, bool single, long long ssize, long long smemlimit)
+{
+  const TileNeed n = TileNeeds(w, dim, dof, single, ssize);
+  return (dof > 1 || n.points <= kTileMaxPoints) && n.bytes + kTileStaticBytes <= smemlimit;
+}
+
+/* The largest extent in direction d, at most wmax, with which w (its other extents kept) fits; 0 if none does */
+inline long long TileFitAlong(const long long w[3], int d, int dim, int dof, bool single, long long ssize, long long smemlimit, long long wmax)
+{
+  long long lo = 0, hi = wmax < kTileMaxPoints * 64 ? wmax : kTileMaxPoints * 64; /* fits with lo, not with hi + 1 */
+  long long v[3] = {w[0], w[1], w[2]};
+  while (lo < hi) {
+    const long long mid = (lo + hi + 1) / 2;
+    v[d]                = mid;
+    if (TileFits(v, dim, dof, single, ssize, smemlimit)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* The largest c, at most wmax, with which c points in every direction d < dim fit; 0 if none does */
+inline long long TileFitCube(int dim, int dof, bool single, long long ssize, long long smemlimit, long long wmax)
+{
+  long long lo = 0, hi = wmax < kTileMaxPoints ? wmax : kTileMaxPoints;
+  while (lo < hi) {
+    const long long mid = (lo + hi + 1) / 2, v[3] = {mid, dim > 1 ? mid : 1, dim > 2 ? mid : 1};
+    if (TileFits(v, dim, dof, single, ssize, smemlimit)) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* Tile sizes used when the user gives none, per grid dimension (doc/algorithm.md t; the paper's 32 x 32 in 2D) */
+constexpr long long kDefaultTile[3][3] = {
+  {256, 1,  1},
+  {32,  32, 1},
+  {8,   8,  8}
+};
+
+/* The default tile t of a dim-dimensional grid with dof fields per point whose largest rank box (over the DMDA's
+   partition, so that every rank chooses the same) has mmax[d] points in direction d, ssize bytes per value.
+   kDefaultTile, except that a direction shorter than two default tiles is one tile (its whole extent), as long as the
+   whole tile then stays small: at most kTileMaxPoints points and kDefaultTileBytes of buffers. Without it a 9-point
+   direction got tiles of 8 and 1 points, and a 1-point tile with a frozen halo all round is a damped point Jacobi step
+   there, far weaker than the tiles around it (PETSc's ksp ex42: bench/TUNING.md "Notes from the source").
+   The tile is then shrunk until its buffers fit kDefaultTileBytes (halving its longest working
+   extent, z before y before x on a tie): with dof 6 to 8 the 32 x 32 tile becomes 32 x 16 and with dof 7 and 8 the
+   8 x 8 x 8 one 8 x 8 x 4 (where the rank box is that large), so that a default tile fits the CUDA tile kernels on
+   every GPU with 96 KiB of shared memory per block, not only on those with more. That is the CUDA backend's default
+   (device); the host backend's is HostDefaultTile (no limits: its buffers are ordinary memory), and does not depend on
+   dof or on the size of the scalar type (complex or real). */
+/* The host backend's targets per grid dimension: long rows (the cycle's vector loops run along x) and a tile with its
+   halo well inside a core's L2 cache (3D 128 x 8 x 8: two buffers of 130 x 10 x 10 doubles, 208 KB); measured on the
+   2-core development machine (bench/README.md, C3 and C4) */
+constexpr long long kHostTile[3][3] = {
+  {1024, 1,  1},
+  {256,  32, 1},
+  {128,  8,  8}
+};
+
+/* The host backend's default: along each direction n = floor(extent / target) tiles of equal size (at least the target,
+   so an overlap below the target is always allowed), or one tile when n <= 1 (tile max(extent, target)): no thin
+   remainder tile (97 points and target 8: 10 tiles of 9 and one of 7, not 12 of 8 and one of 1) */
+inline void HostDefaultTile(int dim, const long long mmax[3], long long t[3])
+{
+  for (int d = 0; d < 3; d++) {
+    const long long target = kHostTile[dim - 1][d], m = mmax[d], n = m / target;
+    t[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;
+  }
+}
+
+inline void DefaultTile(int dim, int dof, long long ssize, bool device, const long long mmax[3], long long t[3])
+{
+  long long w[3] = {1, 1, 1};
+  if (!device) {
+    HostDefaultTile(dim, mmax, t);
+    return;
+  }
+  for (int d = 0; d < 3; d++) t[d] = kDefaultTile[dim - 1][d];
+  for (int d = 0; d < dim; d++) w[d] = mmax[d] < 2 * t[d] ? mmax[d] : t[d]; /* the tile with the whole directions */
+  const TileNeed whole = TileNeeds(w, dim, dof, false, ssize);
+  if (whole.points <= kTileMaxPoints && whole.bytes <= kDefaultTileBytes)
+    for (int d = 0; d < dim; d++)
+      if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d]; /* (up to t, one tile already) */
+  for (;;) {
+    int big = -1;
+    for (int d = 0; d < dim; d++) {
+      w[d] = t[d] < mmax[d] ? t[d] : mmax[d]; /* the working extent on the largest rank box */
+      if (w[d] > 1 && (big < 0 || w[d] >= w[big])) big = d;
+    }
+    if (big < 0 || TileNeeds(w, dim, dof, false, ssize).bytes <= kDefaultTileBytes) break;
+    t[big] = (w[big] + 1) / 2;
+  }
+}
+} // namespace hj

@@ -1,0 +1,62 @@
+/* Private to the CUDA backend's .cu files: its context, the kernel plan of a stencil, and the entry points of its
+   stages (the device stencil: cuda/stencil.cu; the plan: plan/hjplan.cu; the cycle: cuda/cycle.cu). */
+#pragma once
+
+#include "cuda/stencil.h"
+#include "cuda/kernels/launch.h"
+
+/* The kernel variant of one stencil, chosen at setup (plan/hjplan.cu says how). */
+typedef enum {
+  HJ_CUDA_CLASSIC,   /* k = 1: the fused classic sweep */
+  HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
+  HJ_CUDA_REGISTERS, /* TileKernelStrip: vertical strips in registers (2D star) */
+  HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
+  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
+} HJCudaVariant;
+
+/* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
+   descriptor, all made by HJCudaPlanCreate(), A's at setup and A^T's at its first use after a setup. A cycle copies
+   the descriptor, sets the arrays and the stream, and calls the launcher. */
+typedef struct {
+  PetscBool                     valid;
+  HJCudaVariant                 variant;
+  hjcuda::Launcher<PetscScalar> launch;
+  hjcuda::Launch<PetscScalar>   L;
+  long long                     W[3];    /* largest working region per direction (view) */
+  PetscLogEvent                 event;   /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
+  PetscLogDouble                flops;   /* of one launch, as the host backend counts them */
+  unsigned                     *tileids; /* device: every tile id, the ninterior that read no ghost value first
+                                              (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
+  long long                     ninterior;
+  void                         *weights; /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
+} HJCudaPlan;
+
+typedef struct {
+  PetscInt     npadded;     /* scalars of a padded array (points x dof) */
+  PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
+  char         name[256];   /* device */
+  int          smemoptin;   /* largest dynamic shared memory per block the device allows */
+  HJCudaPlan   plan, planT; /* A's and A^T's */
+  /* The second stream of the split cycle (HJCycles_CUDA; doc/design.md "Communication hidden"): made at the first
+     setup whose plan is split, destroyed in reset. side: non-blocking (no implicit order with PETSc's stream, which
+     is by default the legacy NULL stream), at the device's least priority; forked/joined: events without timing
+     that order it with PETSc's stream. sideprio, petscprio: the priorities (view). */
+  cudaStream_t side;
+  cudaEvent_t  forked, joined;
+  int          sideprio, petscprio;
+} HJCuda;
+
+static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
+
+PETSC_INTERN const char *const HJCudaVariantNames[]; /* by HJCudaVariant, for -info */
+
+/* cuda/stencil.cu: upload st (once; A^T lazily at its first use) and, when asked for, make its float planes */
+PETSC_INTERN PetscErrorCode HJCudaStencilEnsure(HJStencil *, PetscInt, PetscBool, cudaStream_t);
+/* plan/hjplan.cu: the plan of a stencil for the PC's parameters, options and layout (transpose: PCApplyTranspose's
+   correction), its destruction, and the plan a cycle of st runs (A's, or A^T's made at its first use) */
+PETSC_INTERN PetscErrorCode HJCudaPlanCreate(PC, HJStencil *, PetscBool, cudaStream_t, HJCudaPlan *);
+PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);
+PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, const HJCudaPlan **);
+/* cuda/cycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
+PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);

@@ -1,0 +1,13 @@
+/* The host backend (host/backend.cxx): its operations, and its cycles on host data other than PC_HJacobi.data, which the core
+   runs for host vectors under a device backend (HJBackendCycles, src/pc/backends.cxx). */
+#pragma once
+
+#include <petschjacobi/private/pchjacobiimpl.h>
+
+PETSC_INTERN const HJBackendOps HJBackendHost;
+
+/* the host backend's cycles and transposed correction with *hostdata (made at first use, sized to the PC's current
+   layout and tile; freed by HJHostDataDestroy) */
+PETSC_INTERN PetscErrorCode HJHostCyclesWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
+PETSC_INTERN PetscErrorCode HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
+PETSC_INTERN PetscErrorCode HJHostDataDestroy(void **hostdata);
