@@ -149,22 +149,23 @@ PetscErrorCode HJReset_Host(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = A x from the stencil (dof 1; composed as "PCHJacobiStencilMult_C" for the spectrum estimate, which then needs no
-   product of the assembled Pmat): x into xpad's interior, the ghost exchange, the rows */
-PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
+/* y = A x (b NULL) or y = b - A x from the stencil st (dof 1, host arrays) with the host data *data: x into xpad's
+   interior, the ghost exchange, the rows (host/cycle.cxx). y may be b, never x. */
+PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, Vec x, Vec y)
 {
   PC_HJacobi            *hj  = (PC_HJacobi *)pc->data;
   const HJLayout        *L   = &hj->layout;
   HostData              *h   = nullptr;
   const HJHostConstRows *cst = nullptr;
-  const PetscScalar     *xa;
+  const PetscScalar     *xa, *ba = nullptr;
   PetscScalar           *ya;
   PetscInt               t[3], o[3];
 
   PetscFunctionBegin;
-  PetscCheck(hj->st.dof == 1 && hj->st.coef, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host stencil product needs a dof-1 stencil on the host");
-  PetscCall(HostBegin(pc, &hj->data, &h, t, o));
-  PetscCall(HostConstRows(L, h, &hj->st, 0, &cst));
+  PetscCheck(st->dof == 1 && st->coef, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host stencil product needs a dof-1 stencil on the host");
+  PetscCheck(x != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "x and the output must be different vectors");
+  PetscCall(HostBegin(pc, data, &h, t, o));
+  PetscCall(HostConstRows(L, h, st, 0, &cst));
   PetscCall(VecGetArrayRead(x, &xa));
   CopyInterior<true>(L, h->xpad, const_cast<PetscScalar *>(xa));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -172,10 +173,31 @@ PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
     PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
     PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
   }
-  PetscCall(VecGetArrayWrite(y, &ya));
-  HJHostStencilMult(L, &hj->st, cst, h->xpad, ya);
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(PetscLogFlops((2.0 * hj->st.noff + 2.0) * L->nlocal));
+  if (b == y) { /* r = b - A x in place: one read-write array */
+    PetscCall(VecGetArray(y, &ya));
+    ba = ya;
+  } else {
+    if (b) PetscCall(VecGetArrayRead(b, &ba));
+    PetscCall(VecGetArrayWrite(y, &ya));
+  }
+  HJHostStencilMult(L, st, cst, h->xpad, ba, ya);
+  if (b == y) PetscCall(VecRestoreArray(y, &ya));
+  else {
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    if (b) PetscCall(VecRestoreArrayRead(b, &ba));
+  }
+  PetscCall(PetscLogFlops((2.0 * st->noff + (b ? 3.0 : 2.0)) * L->nlocal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A x from the stencil (dof 1; composed as "PCHJacobiStencilMult_C" for the spectrum estimate, which then needs no
+   product of the assembled Pmat) */
+PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(HostStencilApply(pc, &hj->data, &hj->st, nullptr, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -342,6 +364,21 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* r = b - A x from the stencil with *data (the host backend's, or the core's fallback data under a device backend) */
+PetscErrorCode HJHostResidualWithData(PC pc, void **data, const HJStencil *st, Vec b, Vec x, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall(HostStencilApply(pc, data, st, b, x, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJResidual_Host(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
+{
+  PetscFunctionBegin;
+  PetscCall(HJHostResidualWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode HJCycles_Host(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PetscFunctionBegin;
@@ -372,6 +409,7 @@ static constexpr HJBackendOps HJBackendOpsHost()
   ops.reset    = HJReset_Host;
   ops.view     = HJView_Host;
   ops.correctT = HJCorrectT_Host;
+  ops.residual = HJResidual_Host;
   return ops;
 }
 const HJBackendOps HJBackendHost = HJBackendOpsHost();

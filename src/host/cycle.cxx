@@ -211,9 +211,10 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
   }
 }
 
-/* y = A x row by row (dof 1): the off-diagonal sum of hj::PointUpdate plus the diagonal, d = 1/(the inverse diagonal) */
-template <int DIM, int KIND>
-void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const S *xpad, S *y)
+/* y = A x row by row (dof 1): the off-diagonal sum of hj::PointUpdate plus the diagonal, d = 1/(the inverse diagonal);
+   RES: y = b - A x (b may be y: each point reads its b before writing its y) */
+template <int DIM, int KIND, bool RES>
+void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const S *xpad, const S *b, S *y)
 {
   constexpr int   NO = hj::NumOffsets(DIM, KIND);
   const long long N = L->nlocal, xm0 = L->xm[0], xm1 = L->xm[1], sy = L->ext[0], sz = (long long)L->ext[0] * L->ext[1];
@@ -229,7 +230,10 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
       const long long u  = xm0 * (j + xm1 * k);
       const S        *x  = xpad + (L->pad[0] + sy * (j + L->pad[1]) + sz * (k + L->pad[2]));
       S              *yr = y + u;
+      const S        *br = RES ? b + u : nullptr;
       const S        *xs[NO];
+      /* the point's result from its A x */
+      auto out = [&](long long i, S ax) { return RES ? br[i] - ax : ax; };
       for (int s = 0; s < NO; s++) xs[s] = x + (hj::Offset(DIM, KIND, s, 0) + sy * hj::Offset(DIM, KIND, s, 1) + sz * hj::Offset(DIM, KIND, s, 2));
       const bool crw = some && j >= cr->lo[1] && j < cr->hi[1] && k >= cr->lo[2] && k < cr->hi[2];
       long long  c0 = xm0, c1 = xm0; /* [c0, c1): compact */
@@ -237,7 +241,7 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
       else if (crw) c0 = cr->lo[0], c1 = cr->hi[0];
       if (all || crw) {
         HJ_ROW_LOOP
-        for (long long i = c0; i < c1; i++) yr[i] = hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return ac[s]; }) + dc * x[i];
+        for (long long i = c0; i < c1; i++) yr[i] = out(i, hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return ac[s]; }) + dc * x[i]);
       }
       if (all) continue;
       if (crw) { /* the ends of a compact row, from their own rows */
@@ -247,7 +251,7 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
           if (i == c0) i = c1;
           if (i >= xm0) break;
           const S *q = rows + (i < c0 ? i : cr->nlo + i - c1) * (NO + 1);
-          yr[i]      = hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return q[s]; }) + x[i] / q[NO];
+          yr[i]      = out(i, hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return q[s]; }) + x[i] / q[NO]);
         }
         continue;
       }
@@ -255,7 +259,7 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
       for (int s = 0; s < NO; s++) cs[s] = st->coef + (long long)s * N + u;
       const S *dinv = st->invdiag + u;
       HJ_ROW_LOOP
-      for (long long i = 0; i < xm0; i++) yr[i] = hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return cs[s][i]; }) + x[i] / dinv[i];
+      for (long long i = 0; i < xm0; i++) yr[i] = out(i, hj::OffDiagonalSum<DIM, KIND, S>([&](int s) { return xs[s][i]; }, [&](int s) { return cs[s][i]; }) + x[i] / dinv[i]);
     }
 }
 
@@ -278,15 +282,14 @@ static_assert(HJ_MAX_DOF == 8, "Cycles lists one row per dof");
 #undef HJ_HOST_CYCLES
 } // namespace
 
-void HJHostStencilMult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const PetscScalar *xpad, PetscScalar *y)
+void HJHostStencilMult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const PetscScalar *xpad, const PetscScalar *b, PetscScalar *y)
 {
-  using MultFn                  = void (*)(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *, PetscScalar *);
-  static const MultFn fns[3][2] = {
-    {Mult<1, hj::STAR>, Mult<1, hj::BOX>},
-    {Mult<2, hj::STAR>, Mult<2, hj::BOX>},
-    {Mult<3, hj::STAR>, Mult<3, hj::BOX>}
+  using MultFn                     = void (*)(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+  static const MultFn fns[2][3][2] = {
+    {{Mult<1, hj::STAR, false>, Mult<1, hj::BOX, false>}, {Mult<2, hj::STAR, false>, Mult<2, hj::BOX, false>}, {Mult<3, hj::STAR, false>, Mult<3, hj::BOX, false>}},
+    {{Mult<1, hj::STAR, true>, Mult<1, hj::BOX, true>},   {Mult<2, hj::STAR, true>, Mult<2, hj::BOX, true>},   {Mult<3, hj::STAR, true>, Mult<3, hj::BOX, true>}  }
   };
-  fns[L->dim - 1][st->kind](L, st, cr, xpad, y);
+  fns[b ? 1 : 0][L->dim - 1][st->kind](L, st, cr, xpad, b, y);
 }
 
 void HJHostCycle(const HJHostCycleArgs *A, PetscBool transpose, const PetscInt *ids, PetscInt first, PetscInt last)

@@ -154,6 +154,38 @@ PetscErrorCode HJBackendCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* r = b - A x from st, where the cycles would run (HJBackendCycles): the backend in use for its own vectors, the host
+   backend for host vectors (with -pc_hjacobi_backend auto, on the fallback's data and the stencil's host arrays; not
+   counted as a fallback of the cycles). *why: NULL when r was written, else why not (nothing written). */
+PetscErrorCode HJBackendResidual(PC pc, const HJStencil *st, Vec b, Vec x, Vec r, const char **why)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  Vec         hostvec;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCall(HJHostVector(hj->ops, b, x, &hostvec));
+  if (!hostvec) PetscCall(HJHostVector(hj->ops, r, r, &hostvec));
+  if (!hostvec) {
+    if (!hj->ops->residual) *why = "the backend in use has no residual operation";
+    else PetscCall((*hj->ops->residual)(pc, st, b, x, r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (hj->backend != PC_HJACOBI_BACKEND_AUTO) {
+    *why = "host vectors under a device backend that was asked for by name (-pc_hjacobi_backend)";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (st->ondevice && !st->invdiag) {
+    if (!hj->ops->stenciltohost) {
+      *why = "host vectors, and the stencil lives on the device only";
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall((*hj->ops->stenciltohost)(const_cast<HJStencil *>(st))); /* once: the host arrays stay with the stencil */
+  }
+  PetscCall(HJHostResidualWithData(pc, &hj->fallback, st, b, x, r));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* after every setup (new sizes: remade at the next use) and at reset; reset also forgets the count */
 PetscErrorCode HJBackendFallbackReset(PC pc, PetscBool count)
 {

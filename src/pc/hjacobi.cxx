@@ -108,6 +108,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
   }
   PetscCall(HJBackendFallbackReset(pc, PETSC_FALSE)); /* the host data of host vectors: remade to the new sizes at its next use */
+  hj->residualtold = NULL;                            /* -info says again how the residual is computed (solve/residual.cxx) */
   {                                                   /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
        set up (PCSetUp marks it just after this) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
@@ -211,6 +212,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetChebyshevInterval_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidual_C", NULL));
   PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
   PetscCall(HJWeightsInstall(pc, PETSC_FALSE));
   PetscCall(HJBackendsDestroyOptions(pc));
@@ -1061,6 +1063,8 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetChebyshevInterval_C", PCHJacobiGetChebyshevInterval_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", PCHJacobiGetSweepWeights_HJacobi));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", PCHJacobiSetRole_HJacobi));
+  /* r = b - A x from the stencil for a multigrid that owns this PC as a smoother (solve/residual.cxx) */
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidual_C", PCHJacobiResidual_HJacobi));
   PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscCall(HJWeightsInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -95,6 +95,10 @@ typedef struct {
                                  block-diagonal matrix for these vectors, and the inverse blocks where they live (COO) */
   PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *);                            /* optional: the estimate's start vector (arith/hash.hpp)
                                                                    into a device array of these vectors */
+  /* optional: r = b - A x with A the stencil (dof 1), on vectors of its vectypes not bound to the CPU (the host backend:
+     any host vector); r may be b, never x. Chosen per call like the cycles (HJBackendResidual); NULL: the caller uses
+     MatResidual (solve/residual.cxx) */
+  PetscErrorCode (*residual)(PC, const HJStencil *, Vec b, Vec x, Vec r);
 } HJBackendOps;
 
 /* Three layers choose the sweeps, each calling only the ones below it (no call back up):
@@ -189,7 +193,9 @@ typedef struct {
   PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
   KSP      solving[2]; /* the KSPs between PCPreSolve and PCPostSolve (borrowed; nested at most twice) */
   PetscInt nsolving;
-  char     abiend; /* last member (abilast) */
+  /* the residual from the stencil (solve/residual.cxx): the last answer -info gave since setup (NULL: none yet) */
+  const char *residualtold;
+  char        abiend; /* last member (abilast) */
 } PC_HJacobi;
 
 enum {
@@ -199,7 +205,7 @@ enum {
 };
 PETSC_INTERN const char *const HJExtractPlaces[];
 
-PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback;
+PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback, PCHJACOBI_Residual;
 
 /* grid/layout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
@@ -230,6 +236,9 @@ PETSC_INTERN PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC, PetscInt);
 PETSC_INTERN PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC, PetscInt *);
 /* solve/richardson.cxx: PCApplyRichardson, pre/postsolve and the check period's default (install), or nothing (remove) */
 PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
+/* solve/residual.cxx: "PCHJacobiResidual_C", r = b - A x from the stencil where that is exactly the Pmat (*done), else
+   nothing written (*done false: the caller uses MatResidual) */
+PETSC_INTERN PetscErrorCode PCHJacobiResidual_HJacobi(PC, Vec, Vec, Vec, PetscBool *);
 
 /* pc/collective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
 PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
@@ -290,6 +299,9 @@ PETSC_INTERN PetscErrorCode HJBackendsDestroyOptions(PC);
    dropped (after setup; with count also the count: reset); its line of -pc_view */
 PETSC_INTERN PetscErrorCode HJBackendCycles(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJBackendCorrectT(PC, const HJStencil *, Vec, Vec, PetscBool);
+/* r = b - A x from st by the backend that runs on these vectors (as HJBackendCycles chooses; the host backend's on host
+   vectors under a device backend with -pc_hjacobi_backend auto); *why NULL when done, else why not (nothing written) */
+PETSC_INTERN PetscErrorCode HJBackendResidual(PC, const HJStencil *, Vec, Vec, Vec, const char **);
 PETSC_INTERN PetscErrorCode HJBackendFallbackReset(PC, PetscBool);
 PETSC_INTERN PetscErrorCode HJBackendFallbackView(PC, PetscViewer);
 
