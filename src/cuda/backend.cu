@@ -289,6 +289,7 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.invdiag        = HJInvDiag_CUDA;
   ops.invdiagblocks  = HJInvDiagBlocks_CUDA;
   ops.fillstart      = HJFillStart_CUDA;
+  ops.residual       = HJResidual_CUDA;
   return ops;
 }
 const HJBackendOps HJBackendCUDA = HJBackendOpsCUDA();

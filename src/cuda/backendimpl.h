@@ -60,3 +60,5 @@ PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, co
 /* cuda/cycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
 PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);
+/* cuda/residual.cu: r = b - A x from the stencil (HJBackendOps.residual) */
+PETSC_INTERN PetscErrorCode HJResidual_CUDA(PC, const HJStencil *, Vec, Vec, Vec);

@@ -1,0 +1,147 @@
+/* The CUDA backend's residual r = b - A x from the stencil (HJBackendOps.residual; solve/residual.cxx decides when it
+   is the operator): x into the backend's padded array and the ghost exchange exactly as a cycle starts (PadCopy, then
+   the PetscSF broadcast in place on device memory), then one kernel, one thread per owned point, on PETSc's stream. */
+#include <petscdevice_cuda.h>
+#include "cuda/backendimpl.h"
+#include "arith/dispatch.hpp"
+
+namespace
+{
+constexpr int kResidualBlock = 256; /* threads per block: 64 x 4 (rows of x, as the fused classic sweep) */
+constexpr int kResidualRows  = 4;
+
+template <class T>
+struct ResidualArgs {
+  const T  *xpad;            /* x with its ghost layer (zero outside the domain) */
+  const T  *b;               /* may be r */
+  T        *r;               /* owned points, x fastest */
+  const T  *coef;            /* variable stencil: [noff][nlocal] planes */
+  const T  *invdiag;         /* variable stencil: [nlocal] */
+  T         crow[26], cdiag; /* constant stencil: the row and the diagonal itself (1/cinvdiag) */
+  long long xm0, xm1, xm2, ext0, ext1, nlocal;
+};
+
+template <class T>
+struct PlaneCoef { /* the coefficients of point u: plane s at u (consecutive threads, consecutive u: coalesced) */
+  const T                     *c;
+  long long                    nlocal;
+  __device__ __forceinline__ T operator()(int s) const { return c[s * nlocal]; }
+};
+template <class T>
+struct RowCoef { /* the constant row, from the kernel's parameters */
+  const T                     *c;
+  __device__ __forceinline__ T operator()(int s) const { return c[s]; }
+};
+
+/* One thread per owned point along x; block rows along y, grid-stride loops over y and z (any extent fits the grid
+   limits). The ghost layer holds the neighbours' values, and zero outside the domain, so the constant row needs no
+   test at the boundary. */
+template <int DIM, int KIND, bool VAR, class T>
+__global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualArgs<T> a)
+{
+  constexpr long long P1 = DIM > 1, P2 = DIM > 2;
+  const long long     i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (i >= a.xm0) return;
+  const long long sy = a.ext0, sz = a.ext0 * a.ext1;
+#pragma unroll 1
+  for (long long k = blockIdx.z; k < a.xm2; k += gridDim.z) {
+#pragma unroll 1
+    for (long long j = blockIdx.y * (long long)blockDim.y + threadIdx.y; j < a.xm1; j += (long long)gridDim.y * blockDim.y) {
+      const long long u  = i + a.xm0 * (j + a.xm1 * k);
+      const T        *xc = a.xpad + ((i + 1) + sy * (j + P1) + sz * (k + P2));
+      const T         bu = a.b[u];
+      T               ru;
+      if constexpr (VAR) ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
+      else ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, a.cdiag, RowCoef<T>{a.crow});
+      a.r[u] = ru;
+    }
+  }
+}
+
+using ResidualFn = void (*)(const ResidualArgs<PetscScalar>);
+struct ResidualEntries { /* [dim-1][kind][var] */
+  template <int D, int K, int V>
+  static constexpr ResidualFn Get()
+  {
+    return &ResidualKernel<D + 1, K, (bool)V, PetscScalar>;
+  }
+};
+} // namespace
+
+PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
+{
+  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJCuda            *cu = (HJCuda *)hj->data;
+  const HJLayout    *ly = &hj->layout;
+  const PetscScalar *xa, *ba;
+  PetscScalar       *ra;
+  cudaStream_t       stream;
+  const PetscBool    var = (PetscBool)!st->constant;
+
+  PetscFunctionBegin;
+  PetscCheck(st->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The CUDA residual needs a dof-1 stencil");
+  PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
+  PetscCheck(x != r, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "x and r must be different vectors");
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  if (var) PetscCall(HJCudaStencilEnsure(const_cast<HJStencil *>(st), ly->nlocal, PETSC_FALSE, stream)); /* uploaded at setup already (A's plan) */
+  const HJCudaStencil *d = (const HJCudaStencil *)st->device;
+  PetscCheck(!var || (d && d->coef && d->invdiag), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The stencil has no device planes");
+
+  /* 1. xpad interior <- x, then its ghost layer from the neighbours: a cycle's start (cuda/cycle.cu). The layer outside
+     the domain is zero forever (setup), and neither writes it. */
+  const hjcuda::Box box = {ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
+  PetscCall(VecCUDAGetArrayRead(x, &xa));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, 1, box, xa, cu->xpad, stream));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(VecCUDARestoreArrayRead(x, &xa));
+  if (hj->ghostsf) {
+    PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
+    PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
+  }
+
+  /* 2. r = b - A x: one thread per owned point */
+  if (b == r) { /* in place: one read-write array */
+    PetscCall(VecCUDAGetArray(r, &ra));
+    ba = ra;
+  } else {
+    PetscCall(VecCUDAGetArrayRead(b, &ba));
+    PetscCall(VecCUDAGetArrayWrite(r, &ra));
+  }
+  if (ly->nlocal > 0) {
+    ResidualArgs<PetscScalar> a      = {};
+    const ResidualFn          kernel = hj::DispatchTable<ResidualEntries, 3, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var);
+
+    PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No residual kernel for dim %" PetscInt_FMT ", kind %" PetscInt_FMT, ly->dim, st->kind);
+    a.xpad    = cu->xpad;
+    a.b       = ba;
+    a.r       = ra;
+    a.coef    = var ? d->coef : nullptr;
+    a.invdiag = var ? d->invdiag : nullptr;
+    for (PetscInt s = 0; s < 26; s++) a.crow[s] = s < st->noff ? st->ccoef[s] : PetscScalar(0);
+    a.cdiag  = var ? PetscScalar(0) : PetscScalar(1) / st->cinvdiag;
+    a.xm0    = ly->xm[0];
+    a.xm1    = ly->xm[1];
+    a.xm2    = ly->xm[2];
+    a.ext0   = ly->ext[0];
+    a.ext1   = ly->ext[1];
+    a.nlocal = ly->nlocal;
+
+    const long long by = PetscMin(a.xm1, (long long)kResidualRows);
+    long long       bx = (a.xm0 + 31) / 32 * 32;
+    if (bx > kResidualBlock / by / 32 * 32) bx = kResidualBlock / by / 32 * 32;
+    const long long gy = (a.xm1 + by - 1) / by;
+    const dim3      block((unsigned)bx, (unsigned)by, 1), grid((unsigned)((a.xm0 + bx - 1) / bx), (unsigned)PetscMin(gy, 65535LL), (unsigned)PetscMin(a.xm2, 65535LL));
+    PetscCall(PetscLogGpuTimeBegin());
+    kernel<<<grid, block, 0, stream>>>(a);
+    PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(PetscLogGpuFlops((2.0 * st->noff + (var ? 4.0 : 3.0)) * ly->nlocal));
+  }
+  if (b == r) PetscCall(VecCUDARestoreArray(r, &ra));
+  else {
+    PetscCall(VecCUDARestoreArrayWrite(r, &ra));
+    PetscCall(VecCUDARestoreArrayRead(b, &ba));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
