@@ -12,6 +12,16 @@
 J*/
 #define PCHJACOBI "hjacobi"
 
+/*J
+   PCHJMG - "hjmg": `PCMG` with richardson + `PCHJACOBI` level smoothers, the residual through the smoothers and a stored
+   transpose of GPU interpolations for the restriction.
+
+   Level: intermediate
+
+.seealso: `PCMG`, `PCHJACOBI`
+J*/
+#define PCHJMG "hjmg"
+
 /*E
    PCHJacobiBackend - where `PCHJACOBI` runs its cycles
 
@@ -78,6 +88,7 @@ typedef PCHJacobiWeightType PCHJacobiWeights;
 PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PCCreate_HJacobi(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_HJMG(PC);
 
 PETSC_EXTERN PetscErrorCode PCHJacobiSetTileSize(PC, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetTileSize(PC, PetscInt *, PetscInt *, PetscInt *);

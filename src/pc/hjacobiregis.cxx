@@ -47,6 +47,7 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   if (PCHJacobiPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PCHJacobiPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCHJACOBI, PCCreate_HJacobi));
+  PetscCall(PCRegister(PCHJMG, PCCreate_HJMG)); /* src/mg/: PCMG with hjacobi smoothers */
   PetscCall(PetscLogEventRegister("PCHJacobiExtract", PC_CLASSID, &PCHJACOBI_Extract));
   PetscCall(PetscLogEventRegister("PCHJacobiEstimate", PC_CLASSID, &PCHJACOBI_Estimate));
   PetscCall(PetscLogEventRegister("PCHJacobiCycle", PC_CLASSID, &PCHJACOBI_Cycle));

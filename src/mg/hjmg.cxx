@@ -1,0 +1,165 @@
+/* PCHJMG: PCMG whose level smoothers are richardson + hjacobi by default, with the residual through the hjacobi
+   smoother and a stored transpose for GPU restriction. A PCMG the way PCGAMG is one: PCCreate_HJMG makes the PC a
+   PCMG, keeps PCMG's operations and calls them from its own (src/mg/levels.cxx does the work on the levels). */
+#include "mg/hjmg.h"
+
+static PC_HJMG *HJMGContext(PC pc)
+{
+  return (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+}
+
+/* PCMG's "PCMGSetLevels_C", then the smoothers' defaults on the levels it made (so that every -mg_levels_ option,
+   read by KSPSetFromOptions() at PCMG's first setup, still overrides them) */
+static PetscErrorCode PCMGSetLevels_HJMG(PC pc, PetscInt levels, MPI_Comm *comms)
+{
+  PC_MG          *mg   = (PC_MG *)pc->data;
+  PC_HJMG        *hm   = HJMGContext(pc);
+  const PetscBool same = (PetscBool)(mg->nlevels == levels); /* PCMG keeps its levels (and their smoothers) then */
+
+  PetscFunctionBegin;
+  if (!same) PetscCall(HJMGLevelsReset(pc)); /* before PCMG frees the levels hjmg installed on */
+  PetscCall((*hm->setlevels)(pc, levels, comms));
+  if (!same) PetscCall(HJMGLevelsDefaults(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG makes the levels' interpolations from the PC's DM; without one (and without interpolations given) its setup
+   would fail inside DMCoarsen() */
+static PetscErrorCode HJMGCheckHierarchy(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
+
+  PetscFunctionBegin;
+  if (n < 2 || pc->dm || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 1; l < n; l++)
+    PetscCheck(mg->levels[l]->interpolate || mg->levels[l]->restrct, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCHJMG with %" PetscInt_FMT " levels needs a DMDA to build the grid hierarchy (KSPSetDM() or PCSetDM()), or every level's interpolation (PCMGSetInterpolation()); level %" PetscInt_FMT " has none. One level (-pc_mg_levels 1) needs no DM", n, l);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_HJMG(PC pc)
+{
+  PC_HJMG *hm = HJMGContext(pc);
+
+  PetscFunctionBegin;
+  PetscCall(HJMGCheckHierarchy(pc));
+  PetscCall(HJMGLevelsRoles(pc)); /* before PCMG sets the smoothers up: a role set later would set them up again */
+  PetscCall((*hm->setup)(pc));
+  PetscCall(HJMGLevelsSetUp(pc)); /* every setup: the operators, smoothers and interpolations may be new */
+  {                               /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
+    const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
+    pc->setupcalled        = PETSC_TRUE;
+    PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
+    pc->setupcalled = called;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
+{
+  PC_HJMG *hm = HJMGContext(pc);
+
+  PetscFunctionBegin;
+  PetscCall((*hm->setfromoptions)(pc, PetscOptionsObject)); /* PCMG's: levels (PCMGSetLevels_HJMG), cycle, Galerkin, ... */
+  PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
+  PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
+  PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_HJMG(PC pc)
+{
+  PC_HJMG *hm = HJMGContext(pc);
+
+  PetscFunctionBegin;
+  PetscCall(HJMGLevelsReset(pc));
+  PetscCall((*hm->reset)(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_HJMG(PC pc)
+{
+  PC_MG *mg                     = (PC_MG *)pc->data;
+  PetscErrorCode (*destroy)(PC) = HJMGContext(pc)->destroy;
+
+  PetscFunctionBegin;
+  PetscCall(HJMGLevelsReset(pc));
+  PetscCall(PetscFree(mg->innerctx));
+  PetscCall((*destroy)(pc)); /* PCMG's: the levels, pc->data and the composed functions */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* called by PCMG's view after its first lines (PC_MG.view) */
+static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
+{
+  PetscBool isascii;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
+  if (isascii) PetscCall(HJMGLevelsView(pc, viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCHJMG - "hjmg": geometric multigrid (`PCMG`) whose level smoothers are hierarchical Jacobi (`PCHJACOBI`) with
+   `KSPRICHARDSON` by default, the residual of each level computed through its hjacobi smoother, and the restriction
+   by a stored transpose of the interpolation on the GPU.
+
+   Options Database Keys:
++  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
+-  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default true; nothing changes for CPU matrices)
+
+   Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
+   `-pc_mg_distinct_smoothup`, `-pc_mg_log`, ...), and so does every level option (`-mg_levels_ksp_type`,
+   `-mg_levels_pc_type`, `-mg_levels_N_up_pc_type`, `-mg_levels_pc_hjacobi_subiterations`, `-mg_coarse_pc_type`, ...).
+
+   Level: intermediate
+
+   Notes:
+   `-pc_type hjmg` is `-pc_type mg -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`: the levels get these
+   smoother types when they are made (`PCMGSetLevels()`), so every `-mg_levels_` option still overrides them, and each
+   hjacobi smoother is told it is a smoother (its omega and weights take their multigrid defaults whatever its options
+   prefix). With `-pc_mg_distinct_smoothup` (`PCMGSetDistinctSmoothUp()`) the up-smoothers start as copies of the
+   down-smoothers' types, richardson and hjacobi, where `PCMG` alone would give them Chebyshev/SOR.
+   The grid hierarchy comes from the PC's `DMDA` as for `PCMG` (`KSPSetDM()`); without a DM every level's interpolation
+   must be given. The coarse solve is `PCMG`'s (`-mg_coarse_`).
+
+   The residual: after `PCMG`'s setup each level whose smoother is hjacobi gets `PCMGSetResidual()` with a `MATSHELL`
+   that holds the level's operator and the smoother; the residual asks the smoother for r = b - A x on the stencil it
+   extracted ("PCHJacobiResidual_C") when its Pmat is the level's operator, else calls `MatResidual()`; the iterations
+   differ by rounding only. `-pc_view` shows on which levels and how many residuals each path computed.
+   The restriction: `-pc_view` lists the levels whose interpolation got a stored transpose.
+
+.seealso: `PCMG`, `PCHJACOBI`, `PCMGSetLevels()`, `PCMGSetResidual()`, `PCMGSetDistinctSmoothUp()`, `PCGAMG`
+M*/
+PetscErrorCode PCCreate_HJMG(PC pc)
+{
+  PC_HJMG *hm;
+  PC_MG   *mg;
+
+  PetscFunctionBegin;
+  PetscCall(PCHJacobiInitializePackage());
+  PetscCall(PCSetType(pc, PCMG)); /* a PCMG underneath, as PCGAMG */
+  PetscCall(PetscObjectChangeTypeName((PetscObject)pc, PCHJMG));
+  PetscCall(PetscNew(&hm));
+  mg           = (PC_MG *)pc->data;
+  mg->innerctx = hm;
+
+  hm->setup          = pc->ops->setup;
+  hm->setfromoptions = pc->ops->setfromoptions;
+  hm->reset          = pc->ops->reset;
+  hm->destroy        = pc->ops->destroy;
+  PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCMGSetLevels_C", &hm->setlevels));
+  PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
+  hm->stencilresidual     = PETSC_TRUE;
+  hm->explicitrestriction = PETSC_TRUE;
+
+  pc->ops->setup          = PCSetUp_HJMG;
+  pc->ops->setfromoptions = PCSetFromOptions_HJMG;
+  pc->ops->reset          = PCReset_HJMG;
+  pc->ops->destroy        = PCDestroy_HJMG;
+  mg->view                = PCView_HJMG;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCMGSetLevels_C", PCMGSetLevels_HJMG));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,36 @@
+/* Private: the PCHJMG context (PCMG's innerctx) and the per-level installs of src/mg/levels.cxx. */
+#pragma once
+
+#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petsc/private/pcmgimpl.h>
+
+/* what hjmg installed on one level (l >= 1) at the last setup */
+typedef struct {
+  Mat       residual;   /* the MATSHELL given to PCMGSetResidual (NULL: PCMG's own residual on this level) */
+  PetscBool transposed; /* MatRestrict() applies the level's restriction matrix transposed (P^T: no separate R) */
+  PetscBool explicitT;  /* ... and hjmg set MAT_FORM_EXPLICIT_TRANSPOSE on it (a GPU AIJ) */
+} HJMGLevel;
+
+/* PCMG's operations and its "PCMGSetLevels_C", saved at PCCreate_HJMG and called from the overrides: PCSetUp_MG and
+   the others are PETSC_INTERN in libpetsc, so a plugin reaches them only through the pointers PCMG put in pc->ops */
+typedef struct {
+  PetscErrorCode (*setup)(PC);
+  PetscErrorCode (*setfromoptions)(PC, HJ_OPTION_ITEMS);
+  PetscErrorCode (*reset)(PC);
+  PetscErrorCode (*destroy)(PC);
+  PetscErrorCode (*setlevels)(PC, PetscInt, MPI_Comm *);
+  /* options (read at PCSetFromOptions, applied at every PCSetUp) */
+  PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
+  PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
+  PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
+  HJMGLevel *lev;
+} PC_HJMG;
+
+/* src/mg/levels.cxx: the smoothers' defaults on levels PCMG just made; the roles of the hjacobi smoothers; after
+   PCMG's setup, the residual shells and the explicit transposes of every level; their removal (reset: PCMG installs
+   its residual again at the next setup); the view's lines */
+PETSC_INTERN PetscErrorCode HJMGLevelsDefaults(PC);
+PETSC_INTERN PetscErrorCode HJMGLevelsRoles(PC);
+PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
+PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
+PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);

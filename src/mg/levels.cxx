@@ -1,0 +1,357 @@
+/* PCHJMG's work on PCMG's levels: the smoothers' defaults and roles, the residual through the hjacobi smoother
+   (a MATSHELL given to PCMGSetResidual), the stored transpose of GPU interpolations, and the view's lines. */
+#include "mg/hjmg.h"
+#include <initializer_list>
+
+/* The level operator as PCMG's residual sees it: mglevels[l]->A is only the first argument of the level's residual
+   functions (mg.c), so a MATSHELL there changes nothing else. It delegates every product to the level's Amat and
+   lets HJMGResidual ask the level's hjacobi smoother for r = b - A x on its stencil. */
+typedef struct {
+  Mat      A;                      /* the level's Amat (a reference) */
+  PC       smoother;               /* the level's hjacobi smoother (a reference) */
+  PetscInt nstencil, nmatresidual; /* residuals answered by the smoother's stencil, by MatResidual() */
+} HJMGShell;
+
+static PetscErrorCode HJMGShellMult(Mat S, Vec x, Vec y)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(MatMult(sh->A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJMGShellMultTranspose(Mat S, Vec x, Vec y)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(MatMultTranspose(sh->A, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJMGShellMultAdd(Mat S, Vec x, Vec y, Vec z)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(MatMultAdd(sh->A, x, y, z));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJMGShellDestroy(Mat S)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(MatDestroy(&sh->A));
+  PetscCall(PCDestroy(&sh->smoother));
+  PetscCall(PetscFree(sh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* r = b - A x: from the smoother's stencil when it offers that ("PCHJacobiResidual_C" sets done) for this very
+   operator (its Pmat is the level's Amat), else MatResidual() */
+static PetscErrorCode HJMGResidual(Mat S, Vec b, Vec x, Vec r)
+{
+  HJMGShell *sh;
+  PetscBool  done                                           = PETSC_FALSE;
+  PetscErrorCode (*stencil)(PC, Vec, Vec, Vec, PetscBool *) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  if (sh->smoother->pmat == sh->A) PetscCall(PetscObjectQueryFunction((PetscObject)sh->smoother, "PCHJacobiResidual_C", &stencil));
+  if (stencil) PetscCall((*stencil)(sh->smoother, b, x, r, &done));
+  if (done) sh->nstencil++;
+  else {
+    PetscCall(MatResidual(sh->A, b, x, r));
+    sh->nmatresidual++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the transposed system's residual b - A^T x (PCApplyTranspose of PCMG), as PCMGResidualTransposeDefault() */
+static PetscErrorCode HJMGResidualTranspose(Mat S, Vec b, Vec x, Vec r)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(MatMultTranspose(sh->A, x, r));
+  PetscCall(VecAYPX(r, -1.0, b));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* several right-hand sides (PCMatApply): PCMG's defaults on the level's Amat */
+static PetscErrorCode HJMGMatResidual(Mat S, Mat B, Mat X, Mat R)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(PCMGMatResidualDefault(sh->A, B, X, R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJMGMatResidualTranspose(Mat S, Mat B, Mat X, Mat R)
+{
+  HJMGShell *sh;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(PCMGMatResidualTransposeDefault(sh->A, B, X, R));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode HJMGShellCreate(Mat A, PC smoother, PetscInt l, Mat *S)
+{
+  HJMGShell *sh;
+  PetscInt   m, n, M, N;
+  VecType    vtype;
+  char       name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&sh));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  PetscCall(PetscObjectReference((PetscObject)smoother));
+  sh->A        = A;
+  sh->smoother = smoother;
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatCreateShell(PetscObjectComm((PetscObject)A), m, n, M, N, sh, S));
+  PetscCall(MatGetVecType(A, &vtype));
+  PetscCall(MatShellSetVecType(*S, vtype));
+  PetscCall(MatShellSetOperation(*S, MATOP_MULT, HJ_MATOP_FN(HJMGShellMult)));
+  PetscCall(MatShellSetOperation(*S, MATOP_MULT_TRANSPOSE, HJ_MATOP_FN(HJMGShellMultTranspose)));
+  PetscCall(MatShellSetOperation(*S, MATOP_MULT_ADD, HJ_MATOP_FN(HJMGShellMultAdd)));
+  PetscCall(MatShellSetOperation(*S, MATOP_DESTROY, HJ_MATOP_FN(HJMGShellDestroy)));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "hjmg residual of level %" PetscInt_FMT, l));
+  PetscCall(PetscObjectSetName((PetscObject)*S, name));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* levels whose smoothers PCMG names mg_levels_ (every level but the coarse one; the only one when there is one) */
+static inline PetscBool IsSmootherLevel(PetscInt l, PetscInt n)
+{
+  return (PetscBool)(l > 0 || n == 1);
+}
+
+/* the level's hjacobi smoother: the down-smoother's PC if it is hjacobi, else the up-smoother's, else NULL */
+static PetscErrorCode LevelHJacobi(PC_MG_Levels *level, PC *hpc)
+{
+  PetscFunctionBegin;
+  *hpc = NULL;
+  for (KSP k : {level->smoothd, level->smoothu}) {
+    PC        spc;
+    PetscBool is;
+
+    if (!k || *hpc) continue;
+    PetscCall(KSPGetPC(k, &spc));
+    PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCHJACOBI, &is));
+    if (is) *hpc = spc;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsDefaults(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  const PetscInt n  = mg->nlevels;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < n; l++) {
+    KSP smoother = mg->levels[l]->smoothd;
+    PC  spc;
+
+    if (!smoother || !IsSmootherLevel(l, n)) continue; /* no smoother on this rank (MPI_COMM_NULL), or the coarse solve */
+    PetscCall(KSPSetType(smoother, KSPRICHARDSON));
+    PetscCall(KSPGetPC(smoother, &spc));
+    PetscCall(PCSetType(spc, PCHJACOBI));
+    PetscCall(HJSetRole(spc, HJ_ROLE_SMOOTHER));
+  }
+  PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels: richardson + hjacobi smoothers by default\n", n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsRoles(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < n; l++) {
+    if (!IsSmootherLevel(l, n)) continue;
+    for (KSP k : {mg->levels[l]->smoothd, mg->levels[l]->smoothu}) {
+      PC spc;
+
+      if (!k) continue;
+      PetscCall(KSPGetPC(k, &spc));
+      PetscCall(HJSetRole(spc, HJ_ROLE_SMOOTHER)); /* nothing unless spc is hjacobi; nothing when already set */
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the matrix types whose MatMultTranspose() is a slow transposed SpMV unless a transpose is stored */
+static PetscErrorCode IsDeviceAIJ(Mat R, PetscBool *device)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)R, device, "seqaijcusparse", "mpiaijcusparse", "seqaijhipsparse", "mpiaijhipsparse", "seqaijkokkos", "mpiaijkokkos", ""));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* level l's residual: the shell on the hjacobi smoother (kept while the operator and smoother are the same objects),
+   or PCMG's own again when switched off or without an hjacobi smoother */
+static PetscErrorCode LevelResidual(PC pc, PetscInt l)
+{
+  PC_MG        *mg    = (PC_MG *)pc->data;
+  PC_HJMG      *hm    = (PC_HJMG *)mg->innerctx;
+  PC_MG_Levels *level = mg->levels[l];
+  HJMGLevel    *lev   = &hm->lev[l];
+  Mat           A;
+  PC            hpc;
+
+  PetscFunctionBegin;
+  if (!level->smoothd) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetOperators(level->smoothd, &A, NULL));
+  PetscCall(LevelHJacobi(level, &hpc));
+  if (hm->stencilresidual && hpc) {
+    if (lev->residual && level->A == lev->residual) {
+      HJMGShell *sh;
+      PetscCall(MatShellGetContext(lev->residual, &sh));
+      if (sh->A == A && sh->smoother == hpc) PetscFunctionReturn(PETSC_SUCCESS); /* the same operator and smoother */
+    }
+    Mat S;
+    PetscCall(HJMGShellCreate(A, hpc, l, &S));
+    PetscCall(PCMGSetResidual(pc, l, HJMGResidual, S));
+    PetscCall(PCMGSetResidualTranspose(pc, l, HJMGResidualTranspose, S));
+    level->matresidual          = HJMGMatResidual; /* PCMGSetResidual() just set PCMG's default, which would take S's products */
+    level->matresidualtranspose = HJMGMatResidualTranspose;
+    PetscCall(MatDestroy(&lev->residual));
+    lev->residual = S;
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": residual through the hjacobi smoother (its stencil when it offers one, else MatResidual)\n", l));
+  } else {
+    if (lev->residual) { /* installed before: PCMG's residual on the level's operator again */
+      PetscCall(PCMGSetResidual(pc, l, PCMGResidualDefault, A));
+      PetscCall(PCMGSetResidualTranspose(pc, l, PCMGResidualTransposeDefault, A));
+      PetscCall(MatDestroy(&lev->residual));
+    }
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": PCMG's residual (%s)\n", l, hm->stencilresidual ? "the smoother is not hjacobi" : "-pc_hjmg_stencil_residual false"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* level l's restriction: MatRestrict() applies the restriction matrix transposed when its rows are the fine level's
+   (the interpolation P itself when no separate restriction was given); a GPU AIJ then multiplies by a stored P^T */
+static PetscErrorCode LevelRestriction(PC pc, PetscInt l)
+{
+  PC_MG        *mg    = (PC_MG *)pc->data;
+  PC_HJMG      *hm    = (PC_HJMG *)mg->innerctx;
+  PC_MG_Levels *level = mg->levels[l];
+  HJMGLevel    *lev   = &hm->lev[l];
+  Mat           R     = level->restrct;
+  PetscInt      rows, ncoarse;
+  PetscBool     device;
+
+  PetscFunctionBegin;
+  lev->transposed = PETSC_FALSE;
+  if (!R || !mg->levels[l - 1]->b) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetSize(R, &rows, NULL));
+  PetscCall(VecGetSize(mg->levels[l - 1]->b, &ncoarse)); /* MatRestrict(R, r, b): MatMult when R has b's rows */
+  lev->transposed = (PetscBool)(rows != ncoarse);
+  PetscCall(IsDeviceAIJ(R, &device));
+  if (lev->transposed && device && hm->explicitrestriction) {
+    PetscCall(MatSetOption(R, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_TRUE));
+    lev->explicitT = PETSC_TRUE;
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": restriction by the transpose of a %s: MAT_FORM_EXPLICIT_TRANSPOSE (a stored transpose instead of the transposed SpMV)\n", l, ((PetscObject)R)->type_name));
+  } else {
+    if (lev->explicitT) PetscCall(MatSetOption(R, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_FALSE)); /* switched off since */
+    lev->explicitT = PETSC_FALSE;
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": restriction unchanged (%s)\n", l, !lev->transposed ? "a separate restriction matrix" : !device ? "not a GPU AIJ interpolation" : "-pc_hjmg_explicit_restriction false"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsSetUp(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  PC_HJMG       *hm = (PC_HJMG *)mg->innerctx;
+  const PetscInt n  = mg->levels[0]->levels;
+
+  PetscFunctionBegin;
+  if (hm->nlevels != n) {
+    PetscCall(HJMGLevelsReset(pc));
+    PetscCall(PetscCalloc1(n, &hm->lev));
+    hm->nlevels = n;
+  }
+  for (PetscInt l = 1; l < n; l++) {
+    PetscCall(LevelResidual(pc, l));
+    PetscCall(LevelRestriction(pc, l));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsReset(PC pc)
+{
+  PC_MG   *mg = (PC_MG *)pc->data;
+  PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    if (!hm->lev[l].residual) continue;
+    if (mg->levels && l < mg->nlevels && mg->levels[l]->A == hm->lev[l].residual) { /* PCMG installs its own again at its next setup */
+      mg->levels[l]->residual          = NULL;
+      mg->levels[l]->residualtranspose = NULL;
+    }
+    PetscCall(MatDestroy(&hm->lev[l].residual));
+  }
+  PetscCall(PetscFree(hm->lev));
+  hm->nlevels = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* "levels 1 2 3" (or "no level"): those with a residual shell (residual), else those with a stored transpose */
+static PetscErrorCode LevelList(const PC_HJMG *hm, PetscBool residual, char *text, size_t len)
+{
+  size_t used = 0;
+
+  PetscFunctionBegin;
+  text[0] = 0;
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    if (!(residual ? (PetscBool)(hm->lev[l].residual != NULL) : hm->lev[l].explicitT)) continue;
+    PetscCall(PetscSNPrintf(text + used, len - used, "%s%" PetscInt_FMT, used ? " " : "levels ", l));
+    PetscCall(PetscStrlen(text, &used));
+  }
+  if (!used) PetscCall(PetscStrncpy(text, "no level", len));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
+{
+  PC_MG   *mg = (PC_MG *)pc->data;
+  PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
+  char     text[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: richardson + hjacobi smoothers by default (-mg_levels_ksp_type, -mg_levels_pc_type and the other level options override them)\n"));
+  if (!hm->nlevels) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoothers %s, explicit restriction %s (applied at setup)\n", hm->stencilresidual ? "on" : "off", hm->explicitrestriction ? "on" : "off"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(LevelList(hm, PETSC_TRUE, text, sizeof(text)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoother (-pc_hjmg_stencil_residual %s) on %s\n", hm->stencilresidual ? "true" : "false", text));
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    HJMGShell *sh;
+
+    if (!hm->lev[l].residual) continue;
+    PetscCall(MatShellGetContext(hm->lev[l].residual, &sh));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": %" PetscInt_FMT " residuals from the smoother's stencil, %" PetscInt_FMT " by MatResidual\n", l, sh->nstencil, sh->nmatresidual));
+  }
+  PetscCall(LevelList(hm, PETSC_FALSE, text, sizeof(text)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: restriction by a stored transpose of the interpolation (-pc_hjmg_explicit_restriction %s, GPU AIJ only) on %s\n", hm->explicitrestriction ? "true" : "false", text));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

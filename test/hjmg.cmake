@@ -1,0 +1,123 @@
+# PCHJMG (-pc_type hjmg, src/mg/): PCMG with richardson + hjacobi level smoothers, the residual through the smoother,
+# a stored transpose for GPU restriction. Label hjmg. Included from test/CMakeLists.txt after tutorials.cmake.
+#
+# hj_hjmg_same(<name> <np> <labels> REF <command> TEST <command>): same_solve.sh runs both on <np> ranks; they must
+# give the same iteration counts (every KSP and SNES solve) and the same monitored norms to HJMG_RTOL: hjmg is the
+# PCMG it stands for, and its residual through the smoother changes rounding only.
+set(HJMG_RTOL 1e-6)
+function(hj_hjmg_same name np labels)
+  cmake_parse_arguments(T "" "RTOL" "REF;TEST" ${ARGN})
+  if(NOT T_RTOL)
+    set(T_RTOL ${HJMG_RTOL})
+  endif()
+  set(run ${HJACOBI_MPIEXEC} -n ${np})
+  add_test(NAME ${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/same_solve.sh ${T_RTOL} -- ${run} ${T_REF} -- ${run} ${T_TEST})
+  set_tests_properties(${name} PROPERTIES LABELS "hjmg;${labels}" PROCESSORS ${np} TIMEOUT 300 PASS_REGULAR_EXPRESSION "same_solve: PASS"
+    ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+endfunction()
+
+hjacobi_add_executable(test_hjmg test_hjmg.c)
+target_compile_options(test_hjmg PRIVATE -Wall)
+
+set(HJMG_MON -ksp_converged_reason -ksp_monitor_true_residual)
+set(HJMG_AS_MG -pc_type mg -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi) # what -pc_type hjmg stands for
+set(M3 $<TARGET_FILE:mg3d> -da_grid_x 21 -da_grid_y 17 -da_grid_z 25 -pc_mg_levels 3 ${HJMG_MON}) # odd sizes, 3D
+set(M2 $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 41 -da_grid_y 33 -pc_mg_levels 4 ${HJMG_MON})     # and 2D
+
+# ------------------------------------------------------------------------------------------------------------
+# hjmg = PCMG with the level options it stands for: mg3d (two solves each) in 3D and 2D on 1, 2 and 4 ranks
+foreach(np 1 2 4)
+  set(l "")
+  if(np GREATER 1)
+    set(l mpi)
+  endif()
+  hj_hjmg_same(hjmg_mg3d_3d_np${np} ${np} "${l}" REF ${M3} ${HJMG_AS_MG} TEST ${M3} -pc_type hjmg)
+  hj_hjmg_same(hjmg_mg3d_2d_np${np} ${np} "${l}" REF ${M2} ${HJMG_AS_MG} TEST ${M2} -pc_type hjmg)
+endforeach()
+# PCMG's options: distinct up-smoothers (hjmg's start as copies of the down-smoothers: richardson + hjacobi, where
+# PCMG alone gives Chebyshev/SOR), Galerkin coarse operators, W-cycles, full multigrid
+hj_hjmg_same(hjmg_mg3d_smoothup_np2 2 mpi REF ${M3} ${HJMG_AS_MG} -pc_mg_distinct_smoothup -mg_levels_up_ksp_type richardson -mg_levels_up_pc_type hjacobi
+                                          TEST ${M3} -pc_type hjmg -pc_mg_distinct_smoothup)
+hj_hjmg_same(hjmg_mg3d_galerkin_np2 2 mpi REF ${M3} ${HJMG_AS_MG} -pc_mg_galerkin both TEST ${M3} -pc_type hjmg -pc_mg_galerkin both)
+hj_hjmg_same(hjmg_mg3d_wcycle_np2 2 mpi REF ${M2} ${HJMG_AS_MG} -pc_mg_cycle_type w TEST ${M2} -pc_type hjmg -pc_mg_cycle_type w)
+hj_hjmg_same(hjmg_mg3d_full_np2 2 mpi REF ${M3} ${HJMG_AS_MG} -pc_mg_type full TEST ${M3} -pc_type hjmg -pc_mg_type full)
+# the level options override hjmg's defaults: PCJACOBI smoothers (damped Richardson), hjmg then leaves PCMG's residual
+hj_hjmg_same(hjmg_mg3d_jacobi_np2 2 mpi REF ${M3} -pc_type mg -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi
+                                        TEST ${M3} -pc_type hjmg -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi)
+# the residual through the smoother (its stencil) against PCMG's MatResidual: the same iterations, rounding apart
+hj_hjmg_same(hjmg_stencil_residual_3d_np2 2 mpi REF ${M3} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M3} -pc_type hjmg)
+hj_hjmg_same(hjmg_stencil_residual_2d_np4 4 mpi REF ${M2} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M2} -pc_type hjmg)
+
+# PETSc's tutorials, unmodified: ksp ex45 (3D, KSPSetComputeOperators), snes ex19 (dof 4, Newton, levels from -da_refine)
+if(TARGET tutorial_ex45)
+  set(E45 $<TARGET_FILE:tutorial_ex45> ${DLL} -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_mg_levels 3 ${HJMG_MON})
+  hj_hjmg_same(hjmg_ex45_np1 1 tutorial REF ${E45} ${HJMG_AS_MG} TEST ${E45} -pc_type hjmg)
+  hj_hjmg_same(hjmg_ex45_np2 2 "tutorial;mpi" REF ${E45} ${HJMG_AS_MG} TEST ${E45} -pc_type hjmg)
+  hj_hjmg_same(hjmg_ex45_galerkin_np2 2 "tutorial;mpi" REF ${E45} ${HJMG_AS_MG} -pc_mg_galerkin pmat TEST ${E45} -pc_type hjmg -pc_mg_galerkin pmat)
+  # Richardson as the outer KSP (PCMG's PCApplyRichardson: the finest level's residual), BiCG (PCApplyTranspose: the
+  # transposed residual)
+  hj_hjmg_same(hjmg_ex45_richardson 1 tutorial REF ${E45} ${HJMG_AS_MG} -ksp_type richardson TEST ${E45} -pc_type hjmg -ksp_type richardson)
+  hj_hjmg_same(hjmg_ex45_bicg 1 "tutorial;transpose" REF ${E45} ${HJMG_AS_MG} -ksp_type bicg TEST ${E45} -pc_type hjmg -ksp_type bicg)
+  hj_hjmg_same(hjmg_ex45_stencil_residual_np2 2 "tutorial;mpi" REF ${E45} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${E45} -pc_type hjmg)
+endif()
+if(TARGET tutorial_ex19)
+  set(E19 $<TARGET_FILE:tutorial_ex19> ${DLL} -da_refine 3 -snes_converged_reason -snes_monitor ${HJMG_MON})
+  foreach(np 1 2 4)
+    set(l "tutorial;dof")
+    if(np GREATER 1)
+      set(l "tutorial;dof;mpi")
+    endif()
+    hj_hjmg_same(hjmg_ex19_np${np} ${np} "${l}" REF ${E19} ${HJMG_AS_MG} TEST ${E19} -pc_type hjmg)
+  endforeach()
+  hj_hjmg_same(hjmg_ex19_stencil_residual_np2 2 "tutorial;dof;mpi" REF ${E19} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${E19} -pc_type hjmg)
+endif()
+
+# ------------------------------------------------------------------------------------------------------------
+# What hjmg says: -pc_view (PCMG's view, hjmg's lines, the hjacobi smoothers), -help, -info, -pc_mg_log
+set(V3 $<TARGET_FILE:mg3d> -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type hjmg -pc_mg_levels 3)
+hj_expect_test(NAME hjmg_view LABELS hjmg MATCH "type: hjmg" "type is MULTIPLICATIVE, levels=3 cycles=v" "hjmg: richardson . hjacobi smoothers by default"
+  "hjmg: residual through the hjacobi smoother .-pc_hjmg_stencil_residual true. on levels 1 2$" "restriction by a stored transpose .* on no level" "type: hjacobi" "type: richardson"
+  COMMAND ${V3} -pc_view)
+# after the solves, -ksp_view counts the residuals by path: on every level from the smoother's stencil (PCHJACOBI's
+# "PCHJacobiResidual_C"), none by MatResidual
+hj_expect_test(NAME hjmg_view_stencil_used LABELS hjmg MATCH "level 1: [1-9][0-9]* residuals from the smoother's stencil, 0 by MatResidual"
+  "level 2: [1-9][0-9]* residuals from the smoother's stencil, 0 by MatResidual" COMMAND ${V3} -ksp_view)
+hj_expect_test(NAME hjmg_view_stencil_off LABELS hjmg MATCH "-pc_hjmg_stencil_residual false. on no level" NOMATCH "residuals from the smoother's stencil"
+  COMMAND ${V3} -pc_hjmg_stencil_residual false -ksp_view)
+hj_expect_test(NAME hjmg_view_override LABELS hjmg MATCH "type: hjmg" "type: jacobi" "-pc_hjmg_stencil_residual true. on no level"
+  NOMATCH "type: hjacobi" COMMAND ${V3} -mg_levels_pc_type jacobi -pc_view)
+hj_expect_test(NAME hjmg_view_smoothup LABELS hjmg MATCH "Up solver .post-smoother. on level 2" "PC Object: .mg_levels_2_up_."
+  NOMATCH "type: (sor|chebyshev)" COMMAND ${V3} -pc_mg_distinct_smoothup -pc_view)
+hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
+  COMMAND ${V3} -help)
+hj_expect_test(NAME hjmg_info LABELS hjmg INFO pc MATCH "richardson . hjacobi smoothers by default" "level 2: residual through the hjacobi smoother"
+  "level 2: restriction unchanged .not a GPU AIJ interpolation." COMMAND ${V3})
+hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level 2" "PCHJacobiCycle" COMMAND ${V3} -pc_mg_log -log_view)
+
+# ------------------------------------------------------------------------------------------------------------
+# Operators given with KSPSetOperators: new values, PCReset (every setup installs again; -malloc_dump finds no
+# leak), and without any DM an error that says what hjmg needs
+hj_case(hjmg_change 1 "hjmg" test_hjmg ON host cuda)
+hj_case(hjmg_change_np2 2 "hjmg;mpi" test_hjmg ON host cuda)
+hj_expect_test(NAME hjmg_err_no_dm ERROR LABELS "hjmg;errors" MATCH "PCHJMG with 3 levels needs a DMDA to build the grid hierarchy"
+  COMMAND $<TARGET_FILE:test_hjmg> -attach_dm 0)
+
+# ------------------------------------------------------------------------------------------------------------
+# On the GPU (ctest -L cuda -R hjmg): hjmg against PCMG on CUDA vectors, and the stored transpose of the interpolations
+# (aijcusparse: every level's restriction is P^T)
+if(HJACOBI_WITH_CUDA)
+  set(CM3 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 ${HJMG_MON})
+  hj_hjmg_same(cuda_hjmg_mg3d_3d 1 cuda RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_mg3d_3d_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_explicit_restriction 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_explicit_restriction false TEST ${CM3} -pc_type hjmg)
+  hj_expect_test(NAME cuda_hjmg_view LABELS "cuda;hjmg" MATCH "type: hjmg" "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on levels 1 2 3"
+    "level 3: [1-9][0-9]* residuals from the smoother's stencil" COMMAND ${CM3} -pc_type hjmg -ksp_view)
+  if(TARGET tutorial_ex45)
+    set(CE45 $<TARGET_FILE:tutorial_ex45> ${DLL} ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 3 ${HJMG_MON})
+    hj_hjmg_same(cuda_hjmg_ex45_np2 2 "cuda;tutorial;mpi" RTOL 1e-4 REF ${CE45} ${HJMG_AS_MG} TEST ${CE45} -pc_type hjmg)
+  endif()
+  if(TARGET tutorial_ex19)
+    set(CE19 $<TARGET_FILE:tutorial_ex19> ${DLL} ${CU} -da_refine 4 -snes_converged_reason -snes_monitor ${HJMG_MON})
+    hj_hjmg_same(cuda_hjmg_ex19 1 "cuda;tutorial;dof" RTOL 1e-4 REF ${CE19} ${HJMG_AS_MG} TEST ${CE19} -pc_type hjmg)
+  endif()
+endif()
