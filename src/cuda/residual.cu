@@ -12,8 +12,8 @@ constexpr int kResidualRows  = 4;
 
 template <class T>
 struct ResidualArgs {
-  const T  *xpad;            /* x with its ghost layer (zero outside the domain) */
-  const T  *b;               /* may be r */
+  const T  *xpad; /* x with its ghost layer (zero outside the domain) */
+  const T  *b;
   T        *r;               /* owned points, x fastest */
   const T  *coef;            /* variable stencil: [noff][nlocal] planes */
   const T  *invdiag;         /* variable stencil: [nlocal] */
@@ -81,7 +81,7 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   PetscFunctionBegin;
   PetscCheck(st->dof == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The CUDA residual needs a dof-1 stencil");
   PetscCheck(cu && cu->npadded == ly->npadded * ly->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "The CUDA backend was not set up for this layout");
-  PetscCheck(x != r, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "x and r must be different vectors");
+  PetscCheck(r != x && r != b, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "r must differ from b and x");
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   if (var) PetscCall(HJCudaStencilEnsure(const_cast<HJStencil *>(st), ly->nlocal, PETSC_FALSE, stream)); /* uploaded at setup already (A's plan) */
   const HJCudaStencil *d = (const HJCudaStencil *)st->device;
@@ -101,13 +101,8 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   }
 
   /* 2. r = b - A x: one thread per owned point */
-  if (b == r) { /* in place: one read-write array */
-    PetscCall(VecCUDAGetArray(r, &ra));
-    ba = ra;
-  } else {
-    PetscCall(VecCUDAGetArrayRead(b, &ba));
-    PetscCall(VecCUDAGetArrayWrite(r, &ra));
-  }
+  PetscCall(VecCUDAGetArrayRead(b, &ba));
+  PetscCall(VecCUDAGetArrayWrite(r, &ra));
   if (ly->nlocal > 0) {
     ResidualArgs<PetscScalar> a      = {};
     const ResidualFn          kernel = hj::DispatchTable<ResidualEntries, 3, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var);
@@ -138,10 +133,7 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops((2.0 * st->noff + (var ? 4.0 : 3.0)) * ly->nlocal));
   }
-  if (b == r) PetscCall(VecCUDARestoreArray(r, &ra));
-  else {
-    PetscCall(VecCUDARestoreArrayWrite(r, &ra));
-    PetscCall(VecCUDARestoreArrayRead(b, &ba));
-  }
+  PetscCall(VecCUDARestoreArrayWrite(r, &ra));
+  PetscCall(VecCUDARestoreArrayRead(b, &ba));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

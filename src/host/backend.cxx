@@ -150,7 +150,7 @@ PetscErrorCode HJReset_Host(PC pc)
 }
 
 /* y = A x (b NULL) or y = b - A x from the stencil st (dof 1, host arrays) with the host data *data: x into xpad's
-   interior, the ghost exchange, the rows (host/cycle.cxx). y may be b, never x. */
+   interior, the ghost exchange, the rows (host/cycle.cxx). y differs from b and x. */
 PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, Vec x, Vec y)
 {
   PC_HJacobi            *hj  = (PC_HJacobi *)pc->data;
@@ -163,7 +163,7 @@ PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, 
 
   PetscFunctionBegin;
   PetscCheck(st->dof == 1 && st->coef, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host stencil product needs a dof-1 stencil on the host");
-  PetscCheck(x != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "x and the output must be different vectors");
+  PetscCheck(x != y && b != y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "The output must differ from x and b");
   PetscCall(HostBegin(pc, data, &h, t, o));
   PetscCall(HostConstRows(L, h, st, 0, &cst));
   PetscCall(VecGetArrayRead(x, &xa));
@@ -173,19 +173,11 @@ PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, 
     PetscCall(PetscSFBcastBegin(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
     PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, h->xpad, h->xpad, MPI_REPLACE));
   }
-  if (b == y) { /* r = b - A x in place: one read-write array */
-    PetscCall(VecGetArray(y, &ya));
-    ba = ya;
-  } else {
-    if (b) PetscCall(VecGetArrayRead(b, &ba));
-    PetscCall(VecGetArrayWrite(y, &ya));
-  }
+  if (b) PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(y, &ya));
   HJHostStencilMult(L, st, cst, h->xpad, ba, ya);
-  if (b == y) PetscCall(VecRestoreArray(y, &ya));
-  else {
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-    if (b) PetscCall(VecRestoreArrayRead(b, &ba));
-  }
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  if (b) PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(PetscLogFlops((2.0 * st->noff + (b ? 3.0 : 2.0)) * L->nlocal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

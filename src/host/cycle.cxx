@@ -212,7 +212,7 @@ void Cycle(const HJHostCycleArgs *A, const PetscInt *ids, PetscInt first, PetscI
 }
 
 /* y = A x row by row (dof 1): the off-diagonal sum of hj::PointUpdate plus the diagonal, d = 1/(the inverse diagonal);
-   RES: y = b - A x (b may be y: each point reads its b before writing its y) */
+   RES: y = b - A x */
 template <int DIM, int KIND, bool RES>
 void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, const S *xpad, const S *b, S *y)
 {

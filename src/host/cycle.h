@@ -41,5 +41,5 @@ PETSC_INTERN void HJHostCycle(const HJHostCycleArgs *, PetscBool transpose, cons
 
 /* y = A x on the owned box (dof 1), A the stencil st (rows of cst in compact form), x read from a padded array whose
    ghost layer is filled: the operator the stencil holds, for the products that need no assembled matrix (the spectrum
-   estimate); with b (not NULL) the residual y = b - A x in the same pass (y may be b: the residual of PCMG) */
+   estimate); with b (not NULL) the residual y = b - A x in the same pass */
 PETSC_INTERN void HJHostStencilMult(const HJLayout *, const HJStencil *, const HJHostConstRows *, const PetscScalar *xpad, const PetscScalar *b, PetscScalar *y);

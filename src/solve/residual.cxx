@@ -30,8 +30,8 @@ static PetscErrorCode HJResidualRefusal(PC pc, const char **why)
 /* "PCHJacobiResidual_C": PetscErrorCode (*)(PC pc, Vec b, Vec x, Vec r, PetscBool *done). Collective. r = b - A x with A
    the PC's operator, computed from the stencil (dof 1) by the backend that runs on these vectors (HJBackendResidual),
    when the PC is set up, Amat is Pmat, and the Pmat is unchanged since its stencil was extracted; then *done = true.
-   Otherwise *done = false and r is not written: use MatResidual. As MatResidual, r must differ from x; r may be b
-   (in place). -info says why, once per setup and answer. Event PCHJacobiResidual. */
+   Otherwise *done = false and r is not written: use MatResidual. As in MatResidual (whose product and VecAYPX refuse
+   aliased arguments), r must differ from b and from x; x may be b. -info says why, once per setup and answer. Event PCHJacobiResidual. */
 PetscErrorCode PCHJacobiResidual_HJacobi(PC pc, Vec b, Vec x, Vec r, PetscBool *done)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -42,7 +42,7 @@ PetscErrorCode PCHJacobiResidual_HJacobi(PC pc, Vec b, Vec x, Vec r, PetscBool *
   PetscValidHeaderSpecific(b, VEC_CLASSID, 2);
   PetscValidHeaderSpecific(x, VEC_CLASSID, 3);
   PetscValidHeaderSpecific(r, VEC_CLASSID, 4);
-  PetscCheck(x != r, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "x and r must be different vectors");
+  PetscCheck(r != x && r != b, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_IDN, "r must differ from b and x (as in MatResidual)");
   *done = PETSC_FALSE;
   PetscCall(HJResidualRefusal(pc, &why));
   if (!why) {

@@ -96,7 +96,7 @@ typedef struct {
   PetscErrorCode (*fillstart)(const HJLayout *, PetscScalar *);                            /* optional: the estimate's start vector (arith/hash.hpp)
                                                                    into a device array of these vectors */
   /* optional: r = b - A x with A the stencil (dof 1), on vectors of its vectypes not bound to the CPU (the host backend:
-     any host vector); r may be b, never x. Chosen per call like the cycles (HJBackendResidual); NULL: the caller uses
+     any host vector); r differs from b and x. Chosen per call like the cycles (HJBackendResidual); NULL: the caller uses
      MatResidual (solve/residual.cxx) */
   PetscErrorCode (*residual)(PC, const HJStencil *, Vec b, Vec x, Vec r);
 } HJBackendOps;
