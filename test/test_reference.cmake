@@ -514,3 +514,47 @@ if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_shared_view_mixed LABELS "cuda;cint" MATCH "tile kernel .shared.*one row inside"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${MIX} -dim 3 -n 17 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_view)
 endif()
+
+# ------------------------------------------------------------------------------------------------------------
+# The streaming 3D kernel (-pc_hjacobi_cuda_kernel stream, issue 28; src/cuda/kernels/stream.cuh) against the literal
+# reference: 3D star, k = 2 and 4, x-y tiles of 32 x 8, 16 x 16, 16 x 8 and narrow ones, z extents from a few planes
+# to the whole box, remainder tiles in every direction (odd sizes), overlap, variable, constant and constant-inside
+# (cint) rows, periodic, 1 and 2 ranks (split along x and along z, the communication split checked bit for bit). Its
+# transposed correction is TileKernel's: tiles the shared kernel cannot hold (long in z) skip the transpose
+# (-check_transpose 0). ctest -L stream
+if(HJACOBI_WITH_CUDA)
+  set(STREAM -pc_hjacobi_cuda_kernel stream)
+  hj_case(stream_3d_k4_mixed 1 "stream;cint" ${R} ${STREAM} ${MIX} -dim 3 -da_grid_x 67 -da_grid_y 37 -da_grid_z 29 -pc_hjacobi_tile 32,8,16
+    -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(stream_3d_k2_mixed_overlap 1 "stream;cint" ${R} ${STREAM} ${MIX} -dim 3 -da_grid_x 45 -da_grid_y 39 -da_grid_z 23 -pc_hjacobi_tile 16,16,9
+    -pc_hjacobi_overlap 2,4,2 -pc_hjacobi_subiterations 2 -pc_hjacobi_omega 0.9 -rich_its 1,3 ON cuda)
+  hj_case(stream_3d_k4_variable 1 stream ${R} ${STREAM} -dim 3 -da_grid_x 41 -da_grid_y 27 -da_grid_z 19 -pc_hjacobi_tile 16,8,8 -pc_hjacobi_overlap 2
+    -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(stream_3d_k4_long_z 1 "stream;cint" ${R} ${STREAM} ${MIX} -dim 3 -da_grid_x 65 -da_grid_y 33 -da_grid_z 97 -pc_hjacobi_tile 32,8,97
+    -pc_hjacobi_subiterations 4 -check_transpose 0 ON cuda)
+  hj_case(stream_3d_k2_constant_32x8x64 1 stream ${R} ${STREAM} ${CONST} -dim 3 -n 71 -pc_hjacobi_tile 32,8,64 -pc_hjacobi_subiterations 2
+    -pc_hjacobi_cycles 2 -check_transpose 0 ON cuda)
+  hj_case(stream_3d_k4_narrow 1 stream ${R} ${STREAM} -dim 3 -da_grid_x 13 -da_grid_y 50 -da_grid_z 11 -pc_hjacobi_tile 3,40,5 -pc_hjacobi_overlap 2,0,2
+    -pc_hjacobi_subiterations 4 ON cuda)
+  hj_case(stream_3d_k2_periodic 1 stream ${R} ${STREAM} -periodic -dim 3 -da_grid_x 35 -da_grid_y 18 -da_grid_z 21 -pc_hjacobi_tile 16,8,10
+    -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 3 ON cuda)
+  hj_case(stream_3d_k4_cheb 1 "stream;weights" ${R} ${STREAM} ${MIX} -dim 3 -n 37 -pc_hjacobi_tile 32,8,12 -pc_hjacobi_subiterations 4
+    -pc_hjacobi_weights chebyshev -pc_hjacobi_chebyshev_interval 0.05,1.9 ON cuda)
+  hj_case(stream_np2_3d_k4_mixed 2 "stream;cint;mpi" ${COMM} ${STREAM} ${MIX} -dim 3 -da_grid_x 71 -da_grid_y 25 -da_grid_z 31 -da_processors_x 2
+    -da_processors_y 1 -da_processors_z 1 -pc_hjacobi_tile 32,8,16 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(stream_np2_3d_k2_z_periodic 2 "stream;mpi" ${COMM} ${STREAM} -periodic -dim 3 -da_grid_x 33 -da_grid_y 17 -da_grid_z 40 -da_processors_x 1
+    -da_processors_y 1 -da_processors_z 2 -pc_hjacobi_tile 16,16,20 -pc_hjacobi_overlap 2,2,0 -pc_hjacobi_subiterations 2 -check_transpose 0 ON cuda)
+  hj_expect_test(NAME cuda_stream_view LABELS "cuda;stream;cint" MATCH "tile kernel .stream.*one row inside" "hjtest PASS all"
+    COMMAND ${RT} ${CUB} ${STREAM} ${MIX} -dim 3 -n 41 -pc_hjacobi_tile 32,8,41 -pc_hjacobi_subiterations 4 -check_transpose 0 -pc_view)
+  hj_expect_test(NAME cuda_stream_err_k3 ERROR LABELS "cuda;stream;errors" MATCH "stream is compiled for k = 2 and k = 4 sub-iterations"
+    COMMAND ${RT} ${CUB} ${STREAM} -dim 3 -n 17 -pc_hjacobi_tile 16,8,8 -pc_hjacobi_subiterations 3)
+  hj_expect_test(NAME cuda_stream_err_box ERROR LABELS "cuda;stream;errors" MATCH "stream handles 3D star .7-point. stencils"
+    COMMAND ${RT} ${CUB} ${STREAM} -dim 3 -kind box -n 17 -pc_hjacobi_tile 16,8,8 -pc_hjacobi_subiterations 2)
+  hj_expect_test(NAME cuda_stream_err_2d ERROR LABELS "cuda;stream;errors" MATCH "stream handles 3D star .7-point. stencils"
+    COMMAND ${RT} ${CUB} ${STREAM} -dim 2 -n 33 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 2)
+  hj_expect_test(NAME cuda_stream_err_threads ERROR LABELS "cuda;stream;errors" MATCH "stream: tile 64,16,8 has x-y working regions of 64x16 points, 1024 threads"
+    "e.g. -pc_hjacobi_tile 64,8,8"
+    COMMAND ${RT} ${CUB} ${STREAM} -dim 3 -n 65 -pc_hjacobi_tile 64,16,8 -pc_hjacobi_subiterations 2)
+  hj_expect_test(NAME cuda_stream_err_single ERROR LABELS "cuda;stream;errors" MATCH "stream runs the sub-iterations in PetscScalar only"
+    COMMAND ${RT} ${CUB} ${STREAM} -pc_hjacobi_inner_precision single -dim 3 -n 33 -pc_hjacobi_tile 32,8,8 -pc_hjacobi_subiterations 4)
+endif()
