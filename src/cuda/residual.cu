@@ -17,7 +17,10 @@ struct ResidualArgs {
   T        *r;               /* owned points, x fastest */
   const T  *coef;            /* variable stencil: [noff][nlocal] planes */
   const T  *invdiag;         /* variable stencil: [nlocal] */
-  T         crow[26], cdiag; /* constant stencil: the row and the diagonal itself (1/cinvdiag) */
+  T         crow[26], cdiag; /* constant stencil, or the row of every point of [ilo, ihi) (cint): the row and the diagonal itself */
+  int       cint;            /* variable stencil whose points in the owned-coordinate box [ilo, ihi) all have the row crow (the
+                                plan's test, cuda/plan/interior.cu): the planes are read outside that box only */
+  long long ilo[3], ihi[3];
   long long xm0, xm1, xm2, ext0, ext1, nlocal;
 };
 
@@ -51,8 +54,10 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualA
       const T        *xc = a.xpad + ((i + 1) + sy * (j + P1) + sz * (k + P2));
       const T         bu = a.b[u];
       T               ru;
-      if constexpr (VAR) ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
-      else ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, a.cdiag, RowCoef<T>{a.crow});
+      bool            row = !VAR;
+      if constexpr (VAR) row = a.cint && i >= a.ilo[0] && i < a.ihi[0] && j >= a.ilo[1] && j < a.ihi[1] && k >= a.ilo[2] && k < a.ihi[2];
+      if (row) ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, a.cdiag, RowCoef<T>{a.crow});
+      else ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
       a.r[u] = ru;
     }
   }
@@ -108,13 +113,19 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     const ResidualFn          kernel = hj::DispatchTable<ResidualEntries, 3, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var);
 
     PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No residual kernel for dim %" PetscInt_FMT ", kind %" PetscInt_FMT, ly->dim, st->kind);
-    a.xpad    = cu->xpad;
-    a.b       = ba;
-    a.r       = ra;
-    a.coef    = var ? d->coef : nullptr;
-    a.invdiag = var ? d->invdiag : nullptr;
-    for (PetscInt s = 0; s < 26; s++) a.crow[s] = s < st->noff ? st->ccoef[s] : PetscScalar(0);
-    a.cdiag  = var ? PetscScalar(0) : PetscScalar(1) / st->cinvdiag;
+    a.xpad               = cu->xpad;
+    a.b                  = ba;
+    a.r                  = ra;
+    a.coef               = var ? d->coef : nullptr;
+    a.invdiag            = var ? d->invdiag : nullptr;
+    const HJCudaPlan *pl = &cu->plan; /* A's plan: whether the rows inside the boundary shell are one row, and which */
+    a.cint               = var && pl->valid && pl->L.var && pl->L.cint && pl->L.coefT == d->coef;
+    for (PetscInt s = 0; s < 26; s++) a.crow[s] = a.cint ? pl->L.cstT.c[s] : (s < st->noff ? st->ccoef[s] : PetscScalar(0));
+    a.cdiag = a.cint ? PetscScalar(1) / pl->L.cstT.invdiag : (var ? PetscScalar(0) : PetscScalar(1) / st->cinvdiag);
+    for (int q = 0; q < 3; q++) {
+      a.ilo[q] = a.cint ? pl->L.ilo[q] : 0;
+      a.ihi[q] = a.cint ? pl->L.ihi[q] : 0;
+    }
     a.xm0    = ly->xm[0];
     a.xm1    = ly->xm[1];
     a.xm2    = ly->xm[2];
