@@ -219,6 +219,11 @@ static PetscErrorCode LevelResidual(PC pc, PetscInt l)
   if (!level->smoothd) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetOperators(level->smoothd, &A, NULL));
   PetscCall(LevelHJacobi(level, &hpc));
+  if (level->residual && level->residual != PCMGResidualDefault && level->residual != HJMGResidual) { /* the user's */
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": the residual given with PCMGSetResidual() is kept\n", l));
+    PetscCall(MatDestroy(&lev->residual));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (hm->stencilresidual && hpc) {
     if (lev->residual && level->A == lev->residual) {
       HJMGShell *sh;
