@@ -29,12 +29,15 @@
      P.cst from the kernel parameter (constant memory: no register, no load); the other points (the boundary shell, or
      every point of a variable operator) read their planes and inverse diagonal from global memory (L1/L2) at every
      level.
-   - b of plane t is loaded at step t into the thread's own queue in shared memory (slot t mod NB, read by the thread
-     alone: no barrier), x of plane t + 1 at step t: the loads' latency spans the step's K phases. (Registers are what
-     the levels need: ptxas -v, sm_90, fp64: 64 registers for k = 4, variable or constant rows, 59-64 for k = 2.)
+   - x, b and the ring's x of a plane are asked for two steps before they are used (registers xn, bn, rq); b then waits
+     in the thread's own queue in shared memory (slot p mod NB, read by the thread alone: no barrier) until the level
+     that needs it. One step ahead, the loads' latency stalled every step (H100: 0.65 against 0.56 ms per cycle at
+     257^3, k = 4, tile 32 x 8 x 65). ptxas -v, sm_90, fp64: 97 registers for VAR with k = 4, 64 with k = 2, 81 and 79
+     for constant stencils, no spills; bounding them to 64 (__launch_bounds__(512, 2)) spilled and ran slower
+     (0.58 ms).
    No transposed mode and no correction form (the plan runs TileKernel for those). Shared memory: K planes of
-   (wx + 2)(wy + 2) values and the threads' queues of b (hj::StreamSharedBytes). Plain device C++ with the macros of device.h (test/emulate compiles
-   it as it is). */
+   (wx + 2)(wy + 2) values and the threads' queues of b (hj::StreamSharedBytes). Plain device C++ with the macros of
+   device.h (test/emulate compiles it as it is). */
 #pragma once
 
 #include "kernels.cuh"
@@ -42,7 +45,7 @@
 namespace hjcuda
 {
 template <bool VAR, class T, int K>
-__global__ void __launch_bounds__(hj::kStreamMaxThreads, VAR ? 0 : 2) StreamKernel(const TileParams<T, T> P)
+__global__ void __launch_bounds__(hj::kStreamMaxThreads) StreamKernel(const TileParams<T, T> P)
 {
   static_assert(K >= 2, "the stream kernel's barriers order a shared plane's reuse through another level's barrier (K >= 2)");
   using S = T;
@@ -103,8 +106,12 @@ __global__ void __launch_bounds__(hj::kStreamMaxThreads, VAR ? 0 : 2) StreamKern
      than registers, which the levels need) */
   constexpr int NB  = hj::StreamQueueSlots(K);
   S *const      bsh = sh + K * np + tid;
-  S             xn = S(0), xq = S(0); /* at step t: x of plane t (loaded at step t - 1), x of the ring at plane t - 1 (likewise) */
-  if (act && load) xn = P.xpad[xo];
+  /* loads two steps ahead: at step t, xn[0] and bn[0] hold x and b of plane t, rq[0] x of the ring at plane t - 1 (asked
+     for at step t - 2), [1] the next plane (asked for at step t - 1) */
+  S xn[2] = {S(0), S(0)}, bn[2] = {S(0), S(0)}, rq[2] = {S(0), S(0)};
+  if (act && load) xn[0] = P.xpad[xo], xn[1] = P.xpad[xo + xs2];
+  if (act && wz >= 1) bn[1] = P.b[ub];
+  if (roff >= 0 && load) rq[1] = P.xpad[xr];
 
 #pragma unroll 1
   for (int t = 0; t <= wz + K; t++) {
@@ -116,11 +123,13 @@ __global__ void __launch_bounds__(hj::kStreamMaxThreads, VAR ? 0 : 2) StreamKern
     HJ_OPAQUE_INT(roff_);
     /* phase 0: plane t of x in (and plane t + 1 asked for), b of plane t asked for, level 0's middle plane t - 1 out */
     {
-      const S xt    = xn;
-      S       carry = xq;
-      if (act && load && t + 1 <= wz + 1) xn = P.xpad[xo + xs2 * (t + 1)];
-      if (roff >= 0 && load && t <= wz + 1) xq = P.xpad[xr + xs2 * t];
-      if (act && t >= 1 && t <= wz) bsh[(t & (NB - 1)) * (int)blockDim.x] = P.b[ub + ls2 * (t - 1)];
+      const S xt    = xn[0];
+      S       carry = rq[0];
+      if (act && t >= 1 && t <= wz) bsh[(t & (NB - 1)) * (int)blockDim.x] = bn[0];
+      xn[0] = xn[1], bn[0] = bn[1], rq[0] = rq[1];
+      if (act && load && t + 2 <= wz + 1) xn[1] = P.xpad[xo + xs2 * (t + 2)];
+      if (act && t + 1 < wz) bn[1] = P.b[ub + ls2 * (t + 1)];
+      if (roff >= 0 && load && t + 1 <= wz + 1) rq[1] = P.xpad[xr + xs2 * (t + 1)];
       lv[0][0] = lv[0][1], lv[0][1] = lv[0][2], lv[0][2] = xt;
       if (act && t >= 1) sh[off_] = lv[0][1];
       if (roff >= 0) {
