@@ -33,10 +33,14 @@ if [ "$cmd" = prepare ]; then
   mkdir -p "$dev/petsc-cuda"
   cp -u "$HJ_PETSC_CUDA_PKG"/{$tarball,device-env.sh} "$dev/petsc-cuda/"
   cp -ru "$HJ_PETSC_CUDA_PKG/debs" "$dev/petsc-cuda/"
+  # the objects of the last prepare wait beside $dev (not carried): put back, the build is incremental
+  parked=$dev.objects/$build
+  if [ -d "$parked" ]; then (cd "$parked" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$dev/$build" {} \;); fi
   PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build "$dev/$build" -j "${NP:-$(nproc)}"
-  # what the GPU machine does not need (the device tool carries at most 64 MiB): objects, CMake's compiler probes
-  find "$dev/$build" -name '*.o' -delete
+  # what the GPU machine does not need (the device tool carries at most 64 MiB): objects (parked for the next
+  # prepare), CMake's compiler probes
+  (cd "$dev/$build" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$parked" {} \;)
   rm -rf "$dev/$build"/CMakeFiles/[0-9]*
   # the commit (and whether the tree had changes), and the path the build was configured at (ctest files hold it)
   { git -C "$HJ_SRC" rev-parse HEAD 2>/dev/null || echo unknown
