@@ -44,6 +44,11 @@ hj_hjmg_same(hjmg_mg3d_full_np2 2 mpi REF ${M3} ${HJMG_AS_MG} -pc_mg_type full T
 # the level options override hjmg's defaults: PCJACOBI smoothers (damped Richardson), hjmg then leaves PCMG's residual
 hj_hjmg_same(hjmg_mg3d_jacobi_np2 2 mpi REF ${M3} -pc_type mg -mg_levels_ksp_type richardson -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi
                                         TEST ${M3} -pc_type hjmg -mg_levels_ksp_richardson_scale 0.6 -mg_levels_pc_type jacobi)
+# no -pc_mg_levels: hjmg halves the DMDA while it can, as mg3d chooses PCMG's levels (3 in 3D, 4 in 2D here)
+set(M3A $<TARGET_FILE:mg3d> -da_grid_x 21 -da_grid_y 17 -da_grid_z 25 ${HJMG_MON})
+set(M2A $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 41 -da_grid_y 33 ${HJMG_MON})
+hj_hjmg_same(hjmg_mg3d_autolevels_3d_np2 2 mpi REF ${M3A} ${HJMG_AS_MG} TEST ${M3A} -pc_type hjmg)
+hj_hjmg_same(hjmg_mg3d_autolevels_2d_np4 4 mpi REF ${M2A} ${HJMG_AS_MG} TEST ${M2A} -pc_type hjmg)
 # the residual through the smoother (its stencil) against PCMG's MatResidual: the same iterations, rounding apart
 hj_hjmg_same(hjmg_stencil_residual_3d_np2 2 mpi REF ${M3} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M3} -pc_type hjmg)
 hj_hjmg_same(hjmg_stencil_residual_2d_np4 4 mpi REF ${M2} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M2} -pc_type hjmg)
@@ -88,6 +93,8 @@ hj_expect_test(NAME hjmg_view_override LABELS hjmg MATCH "type: hjmg" "type: jac
   NOMATCH "type: hjacobi" COMMAND ${V3} -mg_levels_pc_type jacobi -pc_view)
 hj_expect_test(NAME hjmg_view_smoothup LABELS hjmg MATCH "Up solver .post-smoother. on level 2" "PC Object: .mg_levels_2_up_."
   NOMATCH "type: (sor|chebyshev)" COMMAND ${V3} -pc_mg_distinct_smoothup -pc_view)
+hj_expect_test(NAME hjmg_view_autolevels LABELS hjmg MATCH "levels=4 cycles=v" "hjmg: 4 levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_view)
+hj_expect_test(NAME hjmg_view_levels_given LABELS hjmg MATCH "levels=2 cycles=v" NOMATCH "levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_mg_levels 2 -pc_view)
 hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
   COMMAND ${V3} -help)
 hj_expect_test(NAME hjmg_info LABELS hjmg INFO pc MATCH "richardson . hjacobi smoothers by default" "level 2: residual through the hjacobi smoother"

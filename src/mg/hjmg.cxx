@@ -55,11 +55,53 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Without -pc_mg_levels PCMG makes as many levels as the DM has refinements: one for a DMDA created at its final size,
+   a smoother alone. hjmg then halves the DMDA while it can, as examples/mg3d does: while every direction has more than
+   5 points, an odd number (even where periodic), and keeps at least 2 per rank after halving. */
+static PetscErrorCode HJMGDefaultLevels(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  PC_HJMG       *hm = HJMGContext(pc);
+  PetscBool      set, isda;
+  PetscInt       dim, M[3], p[3], refine, levels = 1;
+  DMBoundaryType bx[3];
+
+  PetscFunctionBegin;
+  if (mg->levels || !pc->dm) PetscFunctionReturn(PETSC_SUCCESS); /* levels set by code, or no grid */
+  PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_mg_levels", &set));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc->dm, DMDA, &isda));
+  if (set || !isda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetRefineLevel(pc->dm, &refine));
+  if (refine > 0) PetscFunctionReturn(PETSC_SUCCESS); /* PCMG's rule: one level per refinement */
+  PetscCall(DMDAGetInfo(pc->dm, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bx[0], &bx[1], &bx[2], NULL));
+  for (;;) {
+    PetscInt  c[3];
+    PetscBool halve = PETSC_TRUE;
+
+    for (PetscInt d = 0; d < dim; d++) {
+      const PetscBool periodic = (PetscBool)(bx[d] == DM_BOUNDARY_PERIODIC);
+
+      c[d]  = periodic ? M[d] / 2 : (M[d] - 1) / 2 + 1;
+      halve = (PetscBool)(halve && M[d] > 5 && (periodic ? M[d] % 2 == 0 : (M[d] - 1) % 2 == 0) && c[d] >= 2 * p[d]);
+    }
+    if (!halve) break;
+    for (PetscInt d = 0; d < dim; d++) M[d] = c[d];
+    levels++;
+  }
+  if (levels > 1) {
+    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels from the DMDA (no -pc_mg_levels, no refinements): coarsest grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", levels, M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1));
+    PetscCall(PCMGSetLevels(pc, levels, NULL));
+    hm->autolevels = levels;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
 {
   PC_HJMG *hm = HJMGContext(pc);
 
   PetscFunctionBegin;
+  PetscCall(HJMGDefaultLevels(pc));
   PetscCall((*hm->setfromoptions)(pc, PetscOptionsObject)); /* PCMG's: levels (PCMGSetLevels_HJMG), cycle, Galerkin, ... */
   PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
@@ -123,7 +165,10 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    prefix). With `-pc_mg_distinct_smoothup` (`PCMGSetDistinctSmoothUp()`) the up-smoothers start as copies of the
    down-smoothers' types, richardson and hjacobi, where `PCMG` alone would give them Chebyshev/SOR.
    The grid hierarchy comes from the PC's `DMDA` as for `PCMG` (`KSPSetDM()`); without a DM every level's interpolation
-   must be given. The coarse solve is `PCMG`'s (`-mg_coarse_`).
+   must be given. Without `-pc_mg_levels` (and no `PCMGSetLevels()` call), on a `DMDA` that was not refined (where
+   `PCMG` makes one level), hjmg halves the grid while every direction has more than 5 points, an odd number (even where
+   periodic) and keeps at least 2 points per rank; after `-da_refine n` it takes n + 1 levels, as `PCMG`. The coarse
+   solve is `PCMG`'s (`-mg_coarse_`).
 
    The residual: after `PCMG`'s setup each level whose smoother is hjacobi gets `PCMGSetResidual()` with a `MATSHELL`
    that holds the level's operator and the smoother; the residual asks the smoother for r = b - A x on the stencil it

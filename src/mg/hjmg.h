@@ -22,6 +22,7 @@ typedef struct {
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
   PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
   PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
+  PetscInt   autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
   PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
   HJMGLevel *lev;
 } PC_HJMG;

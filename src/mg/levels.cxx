@@ -343,6 +343,7 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: richardson + hjacobi smoothers by default (-mg_levels_ksp_type, -mg_levels_pc_type and the other level options override them)\n"));
+  if (hm->autolevels) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can; -pc_mg_levels sets them)\n", hm->autolevels));
   if (!hm->nlevels) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoothers %s, explicit restriction %s (applied at setup)\n", hm->stencilresidual ? "on" : "off", hm->explicitrestriction ? "on" : "off"));
     PetscFunctionReturn(PETSC_SUCCESS);
