@@ -73,24 +73,6 @@ inline long long TileFitCube(int dim, int dof, bool single, long long ssize, lon
   return lo;
 }
 
-/* The streaming 3D kernel (-pc_hjacobi_cuda_kernel stream, src/cuda/kernels/stream.cuh): one thread per column of the
-   x-y working region (w0 x w1 of the largest tile), at least one per position of its halo ring (2 (w0 + w1): a star
-   stencil reads no corner), rounded up to a warp, at most kStreamMaxThreads; the z extent is free (streamed). Shared
-   memory: k planes of (w0 + 2)(w1 + 2) values of ssize bytes, and each thread's queue of b, StreamQueueSlots(k) values. */
-constexpr long long kStreamMaxThreads = 512;
-constexpr long long StreamThreads(long long w0, long long w1)
-{
-  return ((w0 * w1 > 2 * (w0 + w1) ? w0 * w1 : 2 * (w0 + w1)) + 31) / 32 * 32;
-}
-constexpr int StreamQueueSlots(int k)
-{
-  return k < 4 ? 4 : 8; /* a power of 2 above k: b of plane p is read k steps after it arrives */
-}
-constexpr long long StreamSharedBytes(long long w0, long long w1, int k, long long ssize)
-{
-  return (k * (w0 + 2) * (w1 + 2) + StreamQueueSlots(k) * StreamThreads(w0, w1)) * ssize;
-}
-
 /* Tile sizes used when the user gives none, per grid dimension (doc/algorithm.md t; the paper's 32 x 32 in 2D) */
 constexpr long long kDefaultTile[3][3] = {
   {256, 1,  1},

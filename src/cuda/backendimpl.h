@@ -11,8 +11,7 @@ typedef enum {
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
   HJ_CUDA_REGISTERS, /* TileKernelStrip: vertical strips in registers (2D star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
-  HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
-  HJ_CUDA_STREAM     /* StreamKernel: 3D star, x-y tile of columns, z streamed (cuda/kernels/stream.cuh) */
+  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
 } HJCudaVariant;
 
 /* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch

@@ -13,6 +13,7 @@ constexpr int kResidualRows  = 4;
 template <class T>
 struct ResidualArgs {
   const T  *xpad; /* x with its ghost layer (zero outside the domain) */
+  const T  *x;    /* direct: x itself (owned points) */
   const T  *b;
   T        *r;               /* owned points, x fastest */
   const T  *coef;            /* variable stencil: [noff][nlocal] planes */
@@ -36,10 +37,23 @@ struct RowCoef { /* the constant row, from the kernel's parameters */
   __device__ __forceinline__ T operator()(int s) const { return c[s]; }
 };
 
+/* The neighbours of owned point (i, j, k) read from x itself (no padded copy), zero outside the owned box: the operator's
+   neighbours when there is no ghost value anywhere (one rank, no periodic direction: HJLayoutCreateGhostSF makes no SF) */
+template <int DIM, int KIND, class T>
+struct BoxNeighbours {
+  const T                     *x;
+  long long                    i, j, k, xm0, xm1, xm2;
+  __device__ __forceinline__ T operator()(int s) const
+  {
+    const long long p = i + hj::Offset(DIM, KIND, s, 0), q = j + hj::Offset(DIM, KIND, s, 1), w = k + hj::Offset(DIM, KIND, s, 2);
+    return p >= 0 && p < xm0 && q >= 0 && q < xm1 && w >= 0 && w < xm2 ? x[p + xm0 * (q + xm1 * w)] : T(0);
+  }
+};
+
 /* One thread per owned point along x; block rows along y, grid-stride loops over y and z (any extent fits the grid
    limits). The ghost layer holds the neighbours' values, and zero outside the domain, so the constant row needs no
-   test at the boundary. */
-template <int DIM, int KIND, bool VAR, class T>
+   test at the boundary. DIRECT: x read in place (BoxNeighbours), xpad unused. */
+template <int DIM, int KIND, bool VAR, bool DIRECT, class T>
 __global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualArgs<T> a)
 {
   constexpr long long P1 = DIM > 1, P2 = DIM > 2;
@@ -51,24 +65,30 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualA
 #pragma unroll 1
     for (long long j = blockIdx.y * (long long)blockDim.y + threadIdx.y; j < a.xm1; j += (long long)gridDim.y * blockDim.y) {
       const long long u  = i + a.xm0 * (j + a.xm1 * k);
-      const T        *xc = a.xpad + ((i + 1) + sy * (j + P1) + sz * (k + P2));
       const T         bu = a.b[u];
       T               ru;
       bool            row = !VAR;
       if constexpr (VAR) row = a.cint && i >= a.ilo[0] && i < a.ihi[0] && j >= a.ilo[1] && j < a.ihi[1] && k >= a.ilo[2] && k < a.ihi[2];
-      if (row) ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, a.cdiag, RowCoef<T>{a.crow});
-      else ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
+      if constexpr (DIRECT) {
+        const BoxNeighbours<DIM, KIND, T> xn = {a.x, i, j, k, a.xm0, a.xm1, a.xm2};
+        if (row) ru = hj::Residual<DIM, KIND>(xn, a.x[u], bu, a.cdiag, RowCoef<T>{a.crow});
+        else ru = hj::Residual<DIM, KIND>(xn, a.x[u], bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
+      } else {
+        const T *xc = a.xpad + ((i + 1) + sy * (j + P1) + sz * (k + P2));
+        if (row) ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, a.cdiag, RowCoef<T>{a.crow});
+        else ru = hj::Residual<DIM, KIND>(xc, sy, sz, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
+      }
       a.r[u] = ru;
     }
   }
 }
 
 using ResidualFn = void (*)(const ResidualArgs<PetscScalar>);
-struct ResidualEntries { /* [dim-1][kind][var] */
-  template <int D, int K, int V>
+struct ResidualEntries { /* [dim-1][kind][var][direct] */
+  template <int D, int K, int V, int X>
   static constexpr ResidualFn Get()
   {
-    return &ResidualKernel<D + 1, K, (bool)V, PetscScalar>;
+    return &ResidualKernel<D + 1, K, (bool)V, (bool)X, PetscScalar>;
   }
 };
 } // namespace
@@ -93,14 +113,15 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   PetscCheck(!var || (d && d->coef && d->invdiag), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The stencil has no device planes");
 
   /* 1. xpad interior <- x, then its ghost layer from the neighbours: a cycle's start (cuda/cycle.cu). The layer outside
-     the domain is zero forever (setup), and neither writes it. */
-  const hjcuda::Box box = {ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
+     the domain is zero forever (setup), and neither writes it. Without any ghost value (no SF: one rank, no periodic
+     direction) the kernel reads x in place instead (direct). */
+  const hjcuda::Box box    = {ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
+  const PetscBool   direct = (PetscBool)!hj->ghostsf;
   PetscCall(VecCUDAGetArrayRead(x, &xa));
-  PetscCall(PetscLogGpuTimeBegin());
-  PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, 1, box, xa, cu->xpad, stream));
-  PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(VecCUDARestoreArrayRead(x, &xa));
-  if (hj->ghostsf) {
+  if (!direct) {
+    PetscCall(PetscLogGpuTimeBegin());
+    PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, 1, box, xa, cu->xpad, stream));
+    PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
     PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
   }
@@ -110,10 +131,11 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   PetscCall(VecCUDAGetArrayWrite(r, &ra));
   if (ly->nlocal > 0) {
     ResidualArgs<PetscScalar> a      = {};
-    const ResidualFn          kernel = hj::DispatchTable<ResidualEntries, 3, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var);
+    const ResidualFn          kernel = hj::DispatchTable<ResidualEntries, 3, 2, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var, (int)direct);
 
     PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No residual kernel for dim %" PetscInt_FMT ", kind %" PetscInt_FMT, ly->dim, st->kind);
     a.xpad               = cu->xpad;
+    a.x                  = xa;
     a.b                  = ba;
     a.r                  = ra;
     a.coef               = var ? d->coef : nullptr;
@@ -146,5 +168,6 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   }
   PetscCall(VecCUDARestoreArrayWrite(r, &ra));
   PetscCall(VecCUDARestoreArrayRead(b, &ba));
+  PetscCall(VecCUDARestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

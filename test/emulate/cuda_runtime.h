@@ -25,7 +25,7 @@ struct cudaFuncAttributes {
 #define __device__
 #define __host__
 #define __forceinline__ inline
-#define __launch_bounds__(...)
+#define __launch_bounds__(n)
 #define __align__(n)
 
 inline thread_local dim3 threadIdx, blockIdx; /* one program per emulation test: defined here */

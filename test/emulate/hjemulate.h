@@ -6,4 +6,3 @@
 #define HJ_SHARED               static
 #define HJ_DYNAMIC_SHARED(name) alignas(16) inline unsigned char name[1 << 22]
 #define HJ_OPAQUE_POINTER(p)    (void)(p)
-#define HJ_OPAQUE_INT(v)        (void)(v)

@@ -1,7 +1,7 @@
 /* The kernels' device-only constructs, named by macros so that test/emulate compiles the same headers as host C++
    (it defines HJ_EMULATE and gives these names its own meaning in test/emulate/hjemulate.h): a variable shared by the
-   threads of a block, the dynamic shared memory, and an empty asm statement that makes a pointer (an int) opaque to
-   the optimizer. */
+   threads of a block, the dynamic shared memory, and an empty asm statement that makes a pointer opaque to the
+   optimizer. */
 #pragma once
 
 #if defined(HJ_EMULATE)
@@ -10,5 +10,4 @@
   #define HJ_SHARED               __shared__
   #define HJ_DYNAMIC_SHARED(name) extern __shared__ __align__(16) unsigned char name[]
   #define HJ_OPAQUE_POINTER(p)    asm volatile("" : "+l"(p))
-  #define HJ_OPAQUE_INT(v)        asm volatile("" : "+r"(v))
 #endif

@@ -154,10 +154,6 @@ using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
    nthreads; nullptr if no instantiation matches. */
 template <class T>
 Launcher<T> TileLauncher(const Launch<T> &L);
-/* The streaming 3D kernel (cuda/kernels/stream.cuh, instantiated in cuda/kernels/instancesstream.cu) for L's var and k:
-   3D star, dof 1, native sub-iterations, k = 2 or 4, not transposed; nullptr otherwise. */
-template <class T>
-Launcher<T> StreamLauncher(const Launch<T> &L);
 /* The fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero) for L's dim, kind, var. */
 template <class T>
 Launcher<T> ClassicLauncher(const Launch<T> &L);

@@ -17,9 +17,6 @@
    no y halo loaded (the result is the same for any tiling along y: the y terms are zero). Registers are the default
    because they cut the shared-memory accesses that bound an inner sweep (bench/TUNING.md, step 2).
    -pc_hjacobi_cuda_strip 4|8 fixes R (default: 4 when the tile then needs at most 256 threads, else 8).
-   -pc_hjacobi_cuda_kernel stream (never auto's choice, until measured): the streaming 3D kernel (StreamKernel,
-   cuda/kernels/stream.cuh) for 3D star stencils, dof 1, k = 2 or 4, native sub-iterations: one thread per column of
-   the x-y tile, the tile's z extent streamed plane by plane (any length: HJCudaPlanStream checks the x-y extent only).
 
    Single-precision inner mode (-pc_hjacobi_inner_precision single with double PetscScalar): the sub-iterations run
    in float in correction form (mixed-precision iterative refinement inside the cycle, kCorrection in cuda/kernels/kernels.cuh):
@@ -138,34 +135,6 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
   }
   PetscCall(HJCudaTileFitCheck(pc, p));
   PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The streaming 3D kernel's part of HJCudaPlanCreate() (-pc_hjacobi_cuda_kernel stream, cuda/kernels/stream.cuh): 3D
-   star, dof 1, native sub-iterations, k = 2 or 4 (compiled for those), the forward cycle (the transposed correction runs
-   TileKernel). Its tile fit (hj::StreamThreads, arith/tilefit.hpp): one thread per column of the largest x-y working
-   region, at most hj::kStreamMaxThreads; the z extent is free (streamed), and its shared memory is k x-y planes. */
-static PetscErrorCode HJCudaPlanStream(PC pc, const HJStencil *st, HJCudaPlan *p)
-{
-  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
-  const HJCuda                *cu   = (const HJCuda *)hj->data;
-  const HJLayout              *ly   = &hj->layout;
-  const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
-  hjcuda::Launch<PetscScalar> *L    = &p->L;
-  const long long              w0 = p->W[0], w1 = p->W[1], nth = hj::StreamThreads(w0, w1);
-  const long long              smem = hj::StreamSharedBytes(w0, w1, (int)hj->subits, (long long)sizeof(PetscScalar));
-
-  PetscFunctionBegin;
-  PetscCheck(ly->dim == 3 && st->kind == hj::STAR && ly->dof == 1, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel stream handles 3D star (7-point) stencils with one field per point only: use -pc_hjacobi_cuda_kernel shared (or auto)");
-  PetscCheck(hj->subits == 2 || hj->subits == 4, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel stream is compiled for k = 2 and k = 4 sub-iterations; this PC has -pc_hjacobi_subiterations %" PetscInt_FMT ": use k = 2 or 4, or -pc_hjacobi_cuda_kernel shared (or auto)", hj->subits);
-  PetscCheck(!L->single, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel stream runs the sub-iterations in PetscScalar only: drop -pc_hjacobi_inner_precision single, or use -pc_hjacobi_cuda_kernel shared (or auto)");
-  PetscCheck(nth <= hj::kStreamMaxThreads, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel stream: tile %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " has x-y working regions of %lldx%lld points, %lld threads (one per column), more than the kernel runs (%lld); the z extent is free: use an x-y tile of at most %lld points, e.g. -pc_hjacobi_tile %lld,%lld,%" PetscInt_FMT " (or 32,8,%" PetscInt_FMT " or 32,16,%" PetscInt_FMT ")", hj->tile[0], hj->tile[1], hj->tile[2], w0, w1, nth, hj::kStreamMaxThreads, hj::kStreamMaxThreads, w0 <= hj::kStreamMaxThreads / 2 ? w0 : hj::kStreamMaxThreads / 2, w0 <= hj::kStreamMaxThreads / 2 ? hj::kStreamMaxThreads / w0 : 2, hj->tile[2], hj->tile[2], hj->tile[2]);
-  PetscCheck(smem + hj::kTileStaticBytes <= cu->smemoptin, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel stream: x-y working regions of %lldx%lld points with k = %" PetscInt_FMT " need %lld bytes of shared memory per block (k planes with their halo ring, and a queue of b per thread); %s allows %d: use a smaller x-y tile", w0, w1, hj->subits, smem, cu->name, cu->smemoptin);
-  PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
-  p->variant  = HJ_CUDA_STREAM;
-  L->nthreads = (int)nth;
-  L->ppt      = (int)(ly->xm[2] < L->t[2] ? ly->xm[2] : L->t[2]); /* informative: the points of a thread's column */
-  L->smem     = (size_t)smem;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -289,9 +258,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
   if (tile) {
     L->smem = (size_t)hj::TileNeeds(p->W, rows ? 1 : (int)ly->dim, (int)ly->dof, L->single, L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar)).bytes; /* rows: no y halo */
-    /* the streaming 3D kernel where asked for (the transposed correction: TileKernel), else TileKernel or the strips */
-    if (o->kernel == HJ_CUDA_KERNEL_STREAM && !transpose && ly->dof == 1) PetscCall(HJCudaPlanStream(pc, st, p));
-    else PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
+    PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
   }
 
   /* the stencil on the device, and the rest of the descriptor */
@@ -314,7 +281,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   L->box          = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift       = rows ? ly->ext[0] : 0;
   L->k            = tile ? (int)hj->subits : 1;
-  if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS || p->variant == HJ_CUDA_STREAM) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
+  if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     PetscScalar ref[27];
     PetscBool   cint;
 
@@ -329,7 +296,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   }
 
   /* its instantiation, resolved and prepared once */
-  p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : (p->variant == HJ_CUDA_STREAM ? hjcuda::StreamLauncher(*L) : hjcuda::TileLauncher(*L)));
+  p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : hjcuda::TileLauncher(*L));
   PetscCheck(p->launch, comm, PETSC_ERR_PLIB, "No CUDA kernel instantiation for variant %d (dim %d, kind %d, dof %d, %d points per thread, %d threads)", (int)p->variant, L->dim, L->kind, L->dof, L->ppt, L->nthreads);
   {
     cudaFuncAttributes attr;
@@ -373,4 +340,4 @@ PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "stream"};
+const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
