@@ -356,18 +356,10 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* r = b - A x from the stencil with *data (the host backend's, or the core's fallback data under a device backend) */
-PetscErrorCode HJHostResidualWithData(PC pc, void **data, const HJStencil *st, Vec b, Vec x, Vec r)
-{
-  PetscFunctionBegin;
-  PetscCall(HostStencilApply(pc, data, st, b, x, r));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode HJResidual_Host(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
 {
   PetscFunctionBegin;
-  PetscCall(HJHostResidualWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, r));
+  PetscCall(HostStencilApply(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

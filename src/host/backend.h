@@ -10,6 +10,4 @@ PETSC_INTERN const HJBackendOps HJBackendHost;
    layout and tile; freed by HJHostDataDestroy) */
 PETSC_INTERN PetscErrorCode HJHostCyclesWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
-/* r = b - A x from the stencil's host arrays (dof 1) with *hostdata: the host backend's residual (HJBackendOps.residual) */
-PETSC_INTERN PetscErrorCode HJHostResidualWithData(PC, void **hostdata, const HJStencil *, Vec b, Vec x, Vec r);
 PETSC_INTERN PetscErrorCode HJHostDataDestroy(void **hostdata);

@@ -154,9 +154,10 @@ PetscErrorCode HJBackendCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* r = b - A x from st, where the cycles would run (HJBackendCycles): the backend in use for its own vectors, the host
-   backend for host vectors (with -pc_hjacobi_backend auto, on the fallback's data and the stencil's host arrays; not
-   counted as a fallback of the cycles). *why: NULL when r was written, else why not (nothing written). */
+/* r = b - A x from st by the backend in use, on its own vectors; host vectors under a device backend are not taken
+   (the caller uses MatResidual: the GPU run u2 could not check this path, MatResidual of an aijcusparse matrix with
+   vectors bound to the CPU being no reliable reference there). *why: NULL when r was written, else why not (nothing
+   written). */
 PetscErrorCode HJBackendResidual(PC pc, const HJStencil *st, Vec b, Vec x, Vec r, const char **why)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -171,18 +172,7 @@ PetscErrorCode HJBackendResidual(PC pc, const HJStencil *st, Vec b, Vec x, Vec r
     else PetscCall((*hj->ops->residual)(pc, st, b, x, r));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (hj->backend != PC_HJACOBI_BACKEND_AUTO) {
-    *why = "host vectors under a device backend that was asked for by name (-pc_hjacobi_backend)";
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (st->ondevice && !st->invdiag) {
-    if (!hj->ops->stenciltohost) {
-      *why = "host vectors, and the stencil lives on the device only";
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-    PetscCall((*hj->ops->stenciltohost)(const_cast<HJStencil *>(st))); /* once: the host arrays stay with the stencil */
-  }
-  PetscCall(HJHostResidualWithData(pc, &hj->fallback, st, b, x, r));
+  *why = "host vectors (another type, or bound to the CPU) under a device backend"; /* the cycles would fall back to the host backend here */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
