@@ -84,7 +84,7 @@ for s in "${suites[@]}"; do
     c3)
       for g in "1|-da_grid_x 97 -da_grid_y 97 -da_grid_z 97" "2|-da_grid_x 129 -da_grid_y 129 -da_grid_z 129" "2|-dim 2 -da_grid_x 2049 -da_grid_y 2049"; do
         np=${g%%|*} grid=${g#*|}
-        case_ "C3 mg3d $grid" "$np" "hjacobi|$M3 $grid $HJ" "richardson/sor|$M3 $grid $SOR" "chebyshev/jacobi|$M3 $grid $CJ" "chebyshev/sor|$M3 $grid $CS"
+        case_ "C3 mg3d $grid" "$np" "hjacobi|$M3 $grid $HJ" "hjmg|$M3 $grid -pc_type hjmg" "richardson/sor|$M3 $grid $SOR" "chebyshev/jacobi|$M3 $grid $CJ" "chebyshev/sor|$M3 $grid $CS"
       done ;;
     c4)
       TR="-ksp_type cg -ksp_norm_type unpreconditioned -ksp_rtol 1e-8"
