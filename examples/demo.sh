@@ -48,6 +48,10 @@ echo "   -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi (omega chosen
 echo "   Chebyshev/Jacobi smoother$([ "$where" = "the CPU" ] && echo " and, on the CPU, Richardson/SOR (Gauss-Seidel, the strongest CPU smoother here)")."
 echo
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn "${gpu[@]}"
+echo "   The same multigrid as -pc_type hjmg: PCMG with hjacobi smoothers by default, whose levels also take their residual"
+echo "   b - A x from the stencil the smoother extracted (no sparse matrix product)."
+echo
+run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -pc_type hjmg "${gpu[@]}"
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
 [ "$where" = "the CPU" ] && run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type richardson -mg_levels_pc_type sor
 

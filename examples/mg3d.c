@@ -175,7 +175,7 @@ static PetscErrorCode Describe(KSP ksp, char text[], size_t len, PetscInt *level
   PetscCall(KSPGetType(ksp, &ktype));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PCGetType(pc, &ptype));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &ismg, PCMG, PCHJMG, ""));
   *levels = 1;
   if (ismg) {
     KSP smoother;
@@ -186,7 +186,7 @@ static PetscErrorCode Describe(KSP ksp, char text[], size_t len, PetscInt *level
     PetscCall(KSPGetType(smoother, &stype));
     PetscCall(KSPGetPC(smoother, &spc));
     PetscCall(PCGetType(spc, &sptype));
-    PetscCall(PetscSNPrintf(text, len, "ksp=%s pc=mg levels=%" PetscInt_FMT " smoother=%s/%s", ktype, *levels, stype, sptype));
+    PetscCall(PetscSNPrintf(text, len, "ksp=%s pc=%s levels=%" PetscInt_FMT " smoother=%s/%s", ktype, ptype, *levels, stype, sptype));
   } else PetscCall(PetscSNPrintf(text, len, "ksp=%s pc=%s", ktype, ptype));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -246,8 +246,8 @@ static PetscErrorCode ApplySweep(KSP ksp, PetscInt dim, const char entry[], char
   PetscFunctionBeginUser;
   PetscCheck(sscanf(entry, "%" PetscInt_FMT ":%lf:%" PetscInt_FMT ":%" PetscInt_FMT, &k, &omega, &its, &tile) >= 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep entry '%s': expected k:omega:its[:tile]", entry);
   PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCMG, &ismg));
-  PetscCheck(ismg, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep changes the smoothers of PCMG: use it with -pc_type mg");
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)pc, &ismg, PCMG, PCHJMG, ""));
+  PetscCheck(ismg, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-sweep changes the smoothers of PCMG: use it with -pc_type mg or hjmg");
   PetscCall(PCMGGetLevels(pc, &levels));
   for (PetscInt l = 1; l < levels; l++) {
     KSP       smoother;
