@@ -13,8 +13,8 @@ J*/
 #define PCHJACOBI "hjacobi"
 
 /*J
-   PCHJMG - "hjmg": `PCMG` with richardson + `PCHJACOBI` level smoothers, the residual through the smoothers and a stored
-   transpose of GPU interpolations for the restriction.
+   PCHJMG - "hjmg": `PCMG` with richardson + `PCHJACOBI` level smoothers and the residual through the smoothers
+   (optionally, a stored transpose of GPU interpolations for the restriction).
 
    Level: intermediate
 

@@ -119,6 +119,28 @@ int main(int argc, char **argv)
   PetscCall(PCReset(pc)); /* PCMG's levels emptied; hjmg installs on the new ones */
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(Solve(ksp, A, b, x, tol, "after PCReset", &ok));
+  { /* a residual the user gives after setup, with a matrix of theirs (an AIJ copy of level 1's operator): PCMG calls
+       every residual function of the level with that matrix, so hjmg's must neither take it for its shell nor replace
+       it; PCApplyTranspose runs the transposed residual with it too */
+    KSP  smoother;
+    Mat  A1, U;
+    Vec  y;
+    char text[64];
+
+    PetscCall(PCMGGetSmoother(pc, 1, &smoother));
+    PetscCall(KSPGetOperators(smoother, &A1, NULL));
+    PetscCall(MatDuplicate(A1, MAT_COPY_VALUES, &U));
+    PetscCall(PCMGSetResidual(pc, 1, PCMGResidualDefault, U));
+    PetscCall(Solve(ksp, A, b, x, tol, "a residual matrix of the user's on level 1", &ok));
+    PetscCall(VecDuplicate(b, &y));
+    PetscCall(PCApplyTranspose(pc, b, y)); /* errors (or worse) if hjmg's transposed residual met U */
+    PetscCall(VecNorm(y, NORM_2, &scale));
+    PetscCall(PetscSNPrintf(text, sizeof(text), "%s", PetscIsNormalReal(scale) && scale > 0 ? "PASS" : "FAIL"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s PCApplyTranspose with the user's residual matrix: norm %.3e\n", text, (double)scale));
+    ok = (PetscBool)(ok && PetscIsNormalReal(scale) && scale > 0);
+    PetscCall(VecDestroy(&y));
+    PetscCall(MatDestroy(&U));
+  }
   PetscCall(KSPView(ksp, PETSC_VIEWER_STDOUT_WORLD));
 
   PetscCall(KSPDestroy(&ksp));

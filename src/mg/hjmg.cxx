@@ -17,7 +17,10 @@ static PetscErrorCode PCMGSetLevels_HJMG(PC pc, PetscInt levels, MPI_Comm *comms
   const PetscBool same = (PetscBool)(mg->nlevels == levels); /* PCMG keeps its levels (and their smoothers) then */
 
   PetscFunctionBegin;
-  if (!same) PetscCall(HJMGLevelsReset(pc)); /* before PCMG frees the levels hjmg installed on */
+  if (!same) {
+    PetscCall(HJMGLevelsReset(pc)); /* before PCMG frees the levels hjmg installed on */
+    hm->autolevels = 0;             /* chosen by the caller (HJMGDefaultLevels sets it again after this call) */
+  }
   PetscCall((*hm->setlevels)(pc, levels, comms));
   if (!same) PetscCall(HJMGLevelsDefaults(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -145,8 +148,8 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 
 /*MC
    PCHJMG - "hjmg": geometric multigrid (`PCMG`) whose level smoothers are hierarchical Jacobi (`PCHJACOBI`) with
-   `KSPRICHARDSON` by default, the residual of each level computed through its hjacobi smoother, and the restriction
-   by a stored transpose of the interpolation on the GPU.
+   `KSPRICHARDSON` by default and the residual of each level computed through its hjacobi smoother (optionally, the
+   restriction by a stored transpose of the interpolation on the GPU).
 
    Options Database Keys:
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
@@ -159,7 +162,8 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    Level: intermediate
 
    Notes:
-   `-pc_type hjmg` is `-pc_type mg -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi`: the levels get these
+   `-pc_type hjmg` is `-pc_type mg -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi` given the same levels (without
+   `-pc_mg_levels` on a DMDA that was not refined, hjmg chooses several where `PCMG` makes one): the levels get these
    smoother types when they are made (`PCMGSetLevels()`), so every `-mg_levels_` option still overrides them, and each
    hjacobi smoother is told it is a smoother (its omega and weights take their multigrid defaults whatever its options
    prefix). With `-pc_mg_distinct_smoothup` (`PCMGSetDistinctSmoothUp()`) the up-smoothers start as copies of the

@@ -12,6 +12,19 @@ typedef struct {
   PetscInt nstencil, nmatresidual; /* residuals answered by the smoother's stencil, by MatResidual() */
 } HJMGShell;
 
+/* S's context when S is one of hjmg's residual shells (composed "HJMGShell_C" marks them), else NULL: PCMG calls a level's
+   residual functions with whatever PCMGSetResidual() last gave, which may be the user's matrix */
+static PetscErrorCode HJMGShellOf(Mat S, HJMGShell **sh)
+{
+  PetscErrorCode (*mark)(void) = NULL;
+
+  PetscFunctionBegin;
+  *sh = NULL;
+  PetscCall(PetscObjectQueryFunction((PetscObject)S, "HJMGShell_C", &mark));
+  if (mark) PetscCall(MatShellGetContext(S, sh));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode HJMGShellMult(Mat S, Vec x, Vec y)
 {
   HJMGShell *sh;
@@ -63,7 +76,11 @@ static PetscErrorCode HJMGResidual(Mat S, Vec b, Vec x, Vec r)
   PetscErrorCode (*stencil)(PC, Vec, Vec, Vec, PetscBool *) = NULL;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(S, &sh));
+  PetscCall(HJMGShellOf(S, &sh));
+  if (!sh) { /* not hjmg's matrix: PCMG's default */
+    PetscCall(MatResidual(S, b, x, r));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (sh->smoother->pmat == sh->A) PetscCall(PetscObjectQueryFunction((PetscObject)sh->smoother, "PCHJacobiResidual_C", &stencil));
   if (stencil) PetscCall((*stencil)(sh->smoother, b, x, r, &done));
   if (done) sh->nstencil++;
@@ -80,8 +97,8 @@ static PetscErrorCode HJMGResidualTranspose(Mat S, Vec b, Vec x, Vec r)
   HJMGShell *sh;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(S, &sh));
-  PetscCall(MatMultTranspose(sh->A, x, r));
+  PetscCall(HJMGShellOf(S, &sh));
+  PetscCall(MatMultTranspose(sh ? sh->A : S, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -92,8 +109,8 @@ static PetscErrorCode HJMGMatResidual(Mat S, Mat B, Mat X, Mat R)
   HJMGShell *sh;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(S, &sh));
-  PetscCall(PCMGMatResidualDefault(sh->A, B, X, R));
+  PetscCall(HJMGShellOf(S, &sh));
+  PetscCall(PCMGMatResidualDefault(sh ? sh->A : S, B, X, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -102,8 +119,8 @@ static PetscErrorCode HJMGMatResidualTranspose(Mat S, Mat B, Mat X, Mat R)
   HJMGShell *sh;
 
   PetscFunctionBegin;
-  PetscCall(MatShellGetContext(S, &sh));
-  PetscCall(PCMGMatResidualTransposeDefault(sh->A, B, X, R));
+  PetscCall(HJMGShellOf(S, &sh));
+  PetscCall(PCMGMatResidualTransposeDefault(sh ? sh->A : S, B, X, R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -129,6 +146,7 @@ static PetscErrorCode HJMGShellCreate(Mat A, PC smoother, PetscInt l, Mat *S)
   PetscCall(MatShellSetOperation(*S, MATOP_MULT_TRANSPOSE, HJ_MATOP_FN(HJMGShellMultTranspose)));
   PetscCall(MatShellSetOperation(*S, MATOP_MULT_ADD, HJ_MATOP_FN(HJMGShellMultAdd)));
   PetscCall(MatShellSetOperation(*S, MATOP_DESTROY, HJ_MATOP_FN(HJMGShellDestroy)));
+  PetscCall(PetscObjectComposeFunction((PetscObject)*S, "HJMGShell_C", HJMGShellDestroy)); /* the mark HJMGShellOf() tests */
   PetscCall(PetscSNPrintf(name, sizeof(name), "hjmg residual of level %" PetscInt_FMT, l));
   PetscCall(PetscObjectSetName((PetscObject)*S, name));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -219,10 +237,17 @@ static PetscErrorCode LevelResidual(PC pc, PetscInt l)
   if (!level->smoothd) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetOperators(level->smoothd, &A, NULL));
   PetscCall(LevelHJacobi(level, &hpc));
-  if (level->residual && level->residual != PCMGResidualDefault && level->residual != HJMGResidual) { /* the user's */
-    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": the residual given with PCMGSetResidual() is kept\n", l));
-    PetscCall(MatDestroy(&lev->residual));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const PetscBool ours = (PetscBool)(lev->residual && level->A == lev->residual && level->residual == HJMGResidual);
+    const PetscBool pcmg = (PetscBool)((!level->residual || level->residual == PCMGResidualDefault) && (!level->A || level->A == A));
+    if (!ours && !pcmg) { /* the user's (PCMGSetResidual() with a function or a matrix of theirs): kept, and none of hjmg's functions left with it */
+      if (level->residualtranspose == HJMGResidualTranspose) level->residualtranspose = PCMGResidualTransposeDefault;
+      if (level->matresidual == HJMGMatResidual) level->matresidual = PCMGMatResidualDefault;
+      if (level->matresidualtranspose == HJMGMatResidualTranspose) level->matresidualtranspose = PCMGMatResidualTransposeDefault;
+      PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": the residual given with PCMGSetResidual() is kept\n", l));
+      PetscCall(MatDestroy(&lev->residual));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
   }
   if (hm->stencilresidual && hpc) {
     if (lev->residual && level->A == lev->residual) {
@@ -307,8 +332,11 @@ PetscErrorCode HJMGLevelsReset(PC pc)
 
   PetscFunctionBegin;
   for (PetscInt l = 1; l < hm->nlevels; l++) {
+    const PetscBool there = (PetscBool)(mg->levels && l < mg->nlevels);
+
+    if (hm->lev[l].explicitT && there && mg->levels[l]->restrct) PetscCall(MatSetOption(mg->levels[l]->restrct, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_FALSE)); /* the matrix may be the user's */
     if (!hm->lev[l].residual) continue;
-    if (mg->levels && l < mg->nlevels && mg->levels[l]->A == hm->lev[l].residual) { /* PCMG installs its own again at its next setup */
+    if (there && mg->levels[l]->A == hm->lev[l].residual) { /* PCMG installs its own again at its next setup */
       mg->levels[l]->residual          = NULL;
       mg->levels[l]->residualtranspose = NULL;
     }
