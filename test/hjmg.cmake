@@ -98,7 +98,7 @@ hj_expect_test(NAME hjmg_view_levels_given LABELS hjmg MATCH "levels=2 cycles=v"
 hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
   COMMAND ${V3} -help)
 hj_expect_test(NAME hjmg_info LABELS hjmg INFO pc MATCH "richardson . hjacobi smoothers by default" "level 2: residual through the hjacobi smoother"
-  "level 2: restriction unchanged .not a GPU AIJ interpolation." COMMAND ${V3})
+  "level 2: interpolation and restriction on the stencil" COMMAND ${V3})
 hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level 2" "PCHJacobiCycle" COMMAND ${V3} -pc_mg_log -log_view)
 
 # ------------------------------------------------------------------------------------------------------------
@@ -128,3 +128,21 @@ if(HJACOBI_WITH_CUDA)
     hj_hjmg_same(cuda_hjmg_ex19 1 "cuda;tutorial;dof" RTOL 1e-4 REF ${CE19} ${HJMG_AS_MG} TEST ${CE19} -pc_type hjmg)
   endif()
 endif()
+
+# ------------------------------------------------------------------------------------------------------------
+# The stencil transfers (src/mg/transfer.cxx, src/cuda/transfer.cu) against DMCreateInterpolation's P of the level's
+# DMDAs, made by the test: P x, y + P x, P^T r, z + P^T r on random vectors, every level, after the first setup, new
+# operator values (Galerkin products again) and PCReset; 1D/2D/3D, odd and even (periodic) sizes, dof 1 and 3 (MAIJ).
+# On one rank every level must be the stencil's, on 2 and 4 the product's (one rank per level only); an interpolation
+# given with one entry changed is refused (-perturb).
+hjacobi_add_executable(test_transfer test_transfer.c)
+target_compile_options(test_transfer PRIVATE -Wall)
+hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)
+hj_case(transfer_2d_dof3 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 ON host cuda)
+hj_case(transfer_1d_periodic 1 "hjmg" test_transfer -dim 1 -periodic -levels 4 ON host cuda)
+hj_case(transfer_3d_periodic_dof2 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 ON host cuda)
+hj_case(transfer_2d_periodic 1 "hjmg" test_transfer -dim 2 -periodic -levels 3 ON host cuda)
+hj_case(transfer_3d_perturb 1 "hjmg" test_transfer -dim 3 -perturb 2 ON host cuda)
+hj_case(transfer_3d_off 1 "hjmg" test_transfer -dim 3 -pc_hjmg_stencil_transfer false ON host)
+hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host cuda)
+hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host)

@@ -46,7 +46,8 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(HJMGCheckHierarchy(pc));
-  PetscCall(HJMGLevelsRoles(pc)); /* before PCMG sets the smoothers up: a role set later would set them up again */
+  PetscCall(HJMGLevelsRoles(pc));           /* before PCMG sets the smoothers up: a role set later would set them up again */
+  PetscCall(HJMGLevelsRestoreTransfers(pc)); /* PCMG's setup (Galerkin products, new interpolations) sees each level's own P */
   PetscCall((*hm->setup)(pc));
   PetscCall(HJMGLevelsSetUp(pc)); /* every setup: the operators, smoothers and interpolations may be new */
   {                               /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
@@ -108,6 +109,7 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscCall((*hm->setfromoptions)(pc, PetscOptionsObject)); /* PCMG's: levels (PCMGSetLevels_HJMG), cycle, Galerkin, ... */
   PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
+  PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1 (one rank per level)", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -202,6 +204,7 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCMGSetLevels_C", &hm->setlevels));
   PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
   hm->stencilresidual     = PETSC_TRUE;
+  hm->stenciltransfer     = PETSC_TRUE;
   hm->explicitrestriction = PETSC_FALSE; /* H100 (runs u1, u2): the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
 
   pc->ops->setup          = PCSetUp_HJMG;

@@ -9,6 +9,10 @@ typedef struct {
   Mat       residual;   /* the MATSHELL given to PCMGSetResidual (NULL: PCMG's own residual on this level) */
   PetscBool transposed; /* MatRestrict() applies the level's restriction matrix transposed (P^T: no separate R) */
   PetscBool explicitT;  /* ... and hjmg set MAT_FORM_EXPLICIT_TRANSPOSE on it (a GPU AIJ) */
+  Mat       transfer;   /* the stencil transfers (src/mg/transfer.cxx) made for the level's interpolation P, or NULL; while installed
+                           it is the level's interpolation and restriction, and P goes back before every PCMG setup */
+  PetscObjectState pstate; /* P's state when transfer was checked against it */
+  const char      *notransfer; /* why the level keeps P's product (the last setup), or NULL */
 } HJMGLevel;
 
 /* PCMG's operations and its "PCMGSetLevels_C", saved at PCCreate_HJMG and called from the overrides: PCSetUp_MG and
@@ -22,16 +26,18 @@ typedef struct {
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
   PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
   PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
+  PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
   PetscInt   autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
   PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
   HJMGLevel *lev;
 } PC_HJMG;
 
 /* src/mg/levels.cxx: the smoothers' defaults on levels PCMG just made; the roles of the hjacobi smoothers; after
-   PCMG's setup, the residual shells and the explicit transposes of every level; their removal (reset: PCMG installs
+   PCMG's setup, the residual shells, the stencil transfers and the explicit transposes of every level; their removal (reset: PCMG installs
    its residual again at the next setup); the view's lines */
 PETSC_INTERN PetscErrorCode HJMGLevelsDefaults(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRoles(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
+PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);

@@ -1,6 +1,8 @@
 /* PCHJMG's work on PCMG's levels: the smoothers' defaults and roles, the residual through the hjacobi smoother
    (a MATSHELL given to PCMGSetResidual), the stored transpose of GPU interpolations, and the view's lines. */
 #include "mg/hjmg.h"
+#include "mg/transfer.h"
+#include <petsc/private/kspimpl.h>
 #include <initializer_list>
 
 /* The level operator as PCMG's residual sees it: mglevels[l]->A is only the first argument of the level's residual
@@ -275,6 +277,62 @@ static PetscErrorCode LevelResidual(PC pc, PetscInt l)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* level l's interpolation and restriction: the stencil transfers (src/mg/transfer.cxx) where the restriction is the
+   interpolation P itself (applied transposed) and P is checked to be the Q1 interpolation of the level's DMDA and the
+   next coarser one; they are checked once per P and state, and P goes back before every PCMG setup
+   (HJMGLevelsRestoreTransfers: Galerkin products and PCMG's own uses see P) */
+static PetscErrorCode LevelTransfer(PC pc, PetscInt l)
+{
+  PC_MG        *mg    = (PC_MG *)pc->data;
+  PC_HJMG      *hm    = (PC_HJMG *)mg->innerctx;
+  PC_MG_Levels *level = mg->levels[l];
+  HJMGLevel    *lev   = &hm->lev[l];
+  Mat           P     = level->interpolate, T = NULL, Pt = NULL;
+  const char   *why   = NULL;
+
+  PetscFunctionBegin;
+  if (!hm->stenciltransfer) why = "-pc_hjmg_stencil_transfer false";
+  else if (!P || level->restrct != P) why = "the restriction is a matrix of its own, not the interpolation's transpose";
+  else if (!level->smoothd || !mg->levels[l - 1]->smoothd) why = "the level has no smoother on this rank";
+  if (!why) {
+    PetscObjectState state;
+
+    PetscCall(PetscObjectStateGet((PetscObject)P, &state));
+    if (lev->transfer) PetscCall(HJMGTransferGet(lev->transfer, &Pt, NULL, NULL));
+    if (lev->transfer && Pt == P && lev->pstate == state) T = lev->transfer; /* checked before: the same P, unchanged */
+    else {
+      PetscCall(MatDestroy(&lev->transfer));
+      PetscCall(HJMGTransferCreate(P, mg->levels[l - 1]->smoothd->dm, level->smoothd->dm, l, &T, &why));
+      lev->transfer = T;
+      lev->pstate   = state;
+    }
+  } else PetscCall(MatDestroy(&lev->transfer));
+  lev->notransfer = why;
+  if (T) {
+    PetscCall(PCMGSetInterpolation(pc, l, T));
+    PetscCall(PCMGSetRestriction(pc, l, T));
+    PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": interpolation and restriction on the stencil (the interpolation is the DMDAs' Q1, checked)\n", l));
+  } else PetscCall(PetscInfo(pc, "level %" PetscInt_FMT ": the interpolation's products (%s)\n", l, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGLevelsRestoreTransfers(PC pc)
+{
+  PC_MG   *mg = (PC_MG *)pc->data;
+  PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    Mat T = hm->lev[l].transfer, P;
+
+    if (!T || !mg->levels || l >= mg->nlevels) continue;
+    PetscCall(HJMGTransferGet(T, &P, NULL, NULL));
+    if (mg->levels[l]->interpolate == T) PetscCall(PCMGSetInterpolation(pc, l, P));
+    if (mg->levels[l]->restrct == T) PetscCall(PCMGSetRestriction(pc, l, P));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* level l's restriction: MatRestrict() applies the restriction matrix transposed when its rows are the fine level's
    (the interpolation P itself when no separate restriction was given); a GPU AIJ then multiplies by a stored P^T */
 static PetscErrorCode LevelRestriction(PC pc, PetscInt l)
@@ -289,7 +347,16 @@ static PetscErrorCode LevelRestriction(PC pc, PetscInt l)
 
   PetscFunctionBegin;
   lev->transposed = PETSC_FALSE;
-  if (!R || !mg->levels[l - 1]->b) PetscFunctionReturn(PETSC_SUCCESS);
+  if (lev->transfer && R == lev->transfer) R = NULL; /* the stencil transfers: no product to store */
+  if (!R || !mg->levels[l - 1]->b) {
+    if (lev->explicitT && lev->transfer) { /* set on P at an earlier setup */
+      Mat P;
+      PetscCall(HJMGTransferGet(lev->transfer, &P, NULL, NULL));
+      PetscCall(MatSetOption(P, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_FALSE));
+    }
+    lev->explicitT = PETSC_FALSE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetSize(R, &rows, NULL));
   PetscCall(VecGetSize(mg->levels[l - 1]->b, &ncoarse)); /* MatRestrict(R, r, b): MatMult when R has b's rows */
   lev->transposed = (PetscBool)(rows != ncoarse);
@@ -320,6 +387,7 @@ PetscErrorCode HJMGLevelsSetUp(PC pc)
   }
   for (PetscInt l = 1; l < n; l++) {
     PetscCall(LevelResidual(pc, l));
+    PetscCall(LevelTransfer(pc, l));
     PetscCall(LevelRestriction(pc, l));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -331,9 +399,11 @@ PetscErrorCode HJMGLevelsReset(PC pc)
   PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
 
   PetscFunctionBegin;
+  PetscCall(HJMGLevelsRestoreTransfers(pc)); /* the levels' own interpolations (PCMG frees them, or the user keeps them) */
   for (PetscInt l = 1; l < hm->nlevels; l++) {
     const PetscBool there = (PetscBool)(mg->levels && l < mg->nlevels);
 
+    PetscCall(MatDestroy(&hm->lev[l].transfer));
     if (hm->lev[l].explicitT && there && mg->levels[l]->restrct) PetscCall(MatSetOption(mg->levels[l]->restrct, MAT_FORM_EXPLICIT_TRANSPOSE, PETSC_FALSE)); /* the matrix may be the user's */
     if (!hm->lev[l].residual) continue;
     if (there && mg->levels[l]->A == hm->lev[l].residual) { /* PCMG installs its own again at its next setup */
@@ -347,15 +417,17 @@ PetscErrorCode HJMGLevelsReset(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* "levels 1 2 3" (or "no level"): those with a residual shell (residual), else those with a stored transpose */
-static PetscErrorCode LevelList(const PC_HJMG *hm, PetscBool residual, char *text, size_t len)
+/* "levels 1 2 3" (or "no level"): those with a residual shell (what 0), a stored transpose (1), stencil transfers (2) */
+static PetscErrorCode LevelList(const PC_HJMG *hm, int what, char *text, size_t len)
 {
   size_t used = 0;
 
   PetscFunctionBegin;
   text[0] = 0;
   for (PetscInt l = 1; l < hm->nlevels; l++) {
-    if (!(residual ? (PetscBool)(hm->lev[l].residual != NULL) : hm->lev[l].explicitT)) continue;
+    const HJMGLevel *lev = &hm->lev[l];
+
+    if (!(what == 0 ? (PetscBool)(lev->residual != NULL) : what == 1 ? lev->explicitT : (PetscBool)(lev->transfer != NULL))) continue;
     PetscCall(PetscSNPrintf(text + used, len - used, "%s%" PetscInt_FMT, used ? " " : "levels ", l));
     PetscCall(PetscStrlen(text, &used));
   }
@@ -373,10 +445,10 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: richardson + hjacobi smoothers by default (-mg_levels_ksp_type, -mg_levels_pc_type and the other level options override them)\n"));
   if (hm->autolevels) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can; -pc_mg_levels sets them)\n", hm->autolevels));
   if (!hm->nlevels) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoothers %s, explicit restriction %s (applied at setup)\n", hm->stencilresidual ? "on" : "off", hm->explicitrestriction ? "on" : "off"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoothers %s, stencil transfers %s, explicit restriction %s (applied at setup)\n", hm->stencilresidual ? "on" : "off", hm->stenciltransfer ? "on" : "off", hm->explicitrestriction ? "on" : "off"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(LevelList(hm, PETSC_TRUE, text, sizeof(text)));
+  PetscCall(LevelList(hm, 0, text, sizeof(text)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoother (-pc_hjmg_stencil_residual %s) on %s\n", hm->stencilresidual ? "true" : "false", text));
   for (PetscInt l = 1; l < hm->nlevels; l++) {
     HJMGShell *sh;
@@ -385,7 +457,18 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
     PetscCall(MatShellGetContext(hm->lev[l].residual, &sh));
     PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": %" PetscInt_FMT " residuals from the smoother's stencil, %" PetscInt_FMT " by MatResidual\n", l, sh->nstencil, sh->nmatresidual));
   }
-  PetscCall(LevelList(hm, PETSC_FALSE, text, sizeof(text)));
+  PetscCall(LevelList(hm, 2, text, sizeof(text)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: interpolation and restriction on the stencil (-pc_hjmg_stencil_transfer %s) on %s\n", hm->stenciltransfer ? "true" : "false", text));
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    const HJMGLevel *lev = &hm->lev[l];
+    PetscInt         nstencil, nproduct;
+
+    if (lev->transfer) {
+      PetscCall(HJMGTransferGet(lev->transfer, NULL, &nstencil, &nproduct));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": %" PetscInt_FMT " transfers on the stencil, %" PetscInt_FMT " by the interpolation's product\n", l, nstencil, nproduct));
+    } else if (lev->notransfer && hm->stenciltransfer) PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": the interpolation's products (%s)\n", l, lev->notransfer));
+  }
+  PetscCall(LevelList(hm, 1, text, sizeof(text)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: restriction by a stored transpose of the interpolation (-pc_hjmg_explicit_restriction %s, GPU AIJ only) on %s\n", hm->explicitrestriction ? "true" : "false", text));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
