@@ -85,8 +85,16 @@ HJ_HD T InterpolateFromColumns(const COL &col, const Parents &px, double wyz)
 template <int DIM>
 HJ_HD void RowParents(const TransferGrid &g, long long j, long long k, Parents *py, Parents *pz)
 {
-  *py = DIM > 1 ? FineParents(j, g.mc[1], g.periodic[1]) : Parents{{0, 0}, 1.0, 1};
-  *pz = DIM > 2 ? FineParents(k, g.mc[2], g.periodic[2]) : Parents{{0, 0}, 1.0, 1};
+  *py = DIM > 1 ? FineParents(j, g.mc[1], g.periodic[1])
+                : Parents{
+                    {0, 0},
+                    1.0, 1
+  };
+  *pz = DIM > 2 ? FineParents(k, g.mc[2], g.periodic[2])
+                : Parents{
+                    {0, 0},
+                    1.0, 1
+  };
 }
 
 /* (P xc) at fine point (i, j, k), component c: xc(I, J, K, c) reads the coarse vector */

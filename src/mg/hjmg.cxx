@@ -46,7 +46,7 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(HJMGCheckHierarchy(pc));
-  PetscCall(HJMGLevelsRoles(pc));           /* before PCMG sets the smoothers up: a role set later would set them up again */
+  PetscCall(HJMGLevelsRoles(pc));            /* before PCMG sets the smoothers up: a role set later would set them up again */
   PetscCall(HJMGLevelsRestoreTransfers(pc)); /* PCMG's setup (Galerkin products, new interpolations) sees each level's own P */
   PetscCall((*hm->setup)(pc));
   PetscCall(HJMGLevelsSetUp(pc)); /* every setup: the operators, smoothers and interpolations may be new */

@@ -6,12 +6,12 @@
 
 /* what hjmg installed on one level (l >= 1) at the last setup */
 typedef struct {
-  Mat       residual;   /* the MATSHELL given to PCMGSetResidual (NULL: PCMG's own residual on this level) */
-  PetscBool transposed; /* MatRestrict() applies the level's restriction matrix transposed (P^T: no separate R) */
-  PetscBool explicitT;  /* ... and hjmg set MAT_FORM_EXPLICIT_TRANSPOSE on it (a GPU AIJ) */
-  Mat       transfer;   /* the stencil transfers (src/mg/transfer.cxx) made for the level's interpolation P, or NULL; while installed
+  Mat              residual;   /* the MATSHELL given to PCMGSetResidual (NULL: PCMG's own residual on this level) */
+  PetscBool        transposed; /* MatRestrict() applies the level's restriction matrix transposed (P^T: no separate R) */
+  PetscBool        explicitT;  /* ... and hjmg set MAT_FORM_EXPLICIT_TRANSPOSE on it (a GPU AIJ) */
+  Mat              transfer;   /* the stencil transfers (src/mg/transfer.cxx) made for the level's interpolation P, or NULL; while installed
                            it is the level's interpolation and restriction, and P goes back before every PCMG setup */
-  PetscObjectState pstate; /* P's state when transfer was checked against it */
+  PetscObjectState pstate;     /* P's state when transfer was checked against it */
   const char      *notransfer; /* why the level keeps P's product (the last setup), or NULL */
 } HJMGLevel;
 

@@ -287,8 +287,8 @@ static PetscErrorCode LevelTransfer(PC pc, PetscInt l)
   PC_HJMG      *hm    = (PC_HJMG *)mg->innerctx;
   PC_MG_Levels *level = mg->levels[l];
   HJMGLevel    *lev   = &hm->lev[l];
-  Mat           P     = level->interpolate, T = NULL, Pt = NULL;
-  const char   *why   = NULL;
+  Mat           P = level->interpolate, T = NULL, Pt = NULL;
+  const char   *why = NULL;
 
   PetscFunctionBegin;
   if (!hm->stenciltransfer) why = "-pc_hjmg_stencil_transfer false";

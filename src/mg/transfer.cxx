@@ -22,10 +22,10 @@ struct HostGrid { /* a whole grid's array, x fastest, dof values per point */
 template <int DIM>
 void TransferLoops(const hj::TransferGrid &g, bool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, PetscScalar *line)
 {
-  const long long *m   = transpose ? g.mc : g.mf; /* the output's grid */
-  const long long  nin = transpose ? g.mf[0] : g.mc[0];
-  const int        dof = g.dof;
-  const HostGrid<PetscScalar> in = {x, nin, transpose ? g.mf[1] : g.mc[1], dof};
+  const long long            *m   = transpose ? g.mc : g.mf; /* the output's grid */
+  const long long             nin = transpose ? g.mf[0] : g.mc[0];
+  const int                   dof = g.dof;
+  const HostGrid<PetscScalar> in  = {x, nin, transpose ? g.mf[1] : g.mc[1], dof};
 
   for (long long k = 0; k < m[2]; k++)
     for (long long j = 0; j < m[1]; j++) {
@@ -49,12 +49,12 @@ void TransferLoops(const hj::TransferGrid &g, bool transpose, const PetscScalar 
 
 /* the shell's context */
 typedef struct {
-  Mat              P;         /* the level's interpolation (a reference): MatMatMult and every product PCMG does not ask for */
+  Mat              P; /* the level's interpolation (a reference): MatMatMult and every product PCMG does not ask for */
   hj::TransferGrid g;
   PetscInt         dim;
-  PetscInt         nnz;       /* entries of P (flop counts) */
-  PetscInt         nstencil;  /* products by the stencil transfers */
-  PetscInt         nproduct;  /* by P's own product (vectors of mixed memory) */
+  PetscInt         nnz;      /* entries of P (flop counts) */
+  PetscInt         nstencil; /* products by the stencil transfers */
+  PetscInt         nproduct; /* by P's own product (vectors of mixed memory) */
 } HJTransfer;
 
 PetscErrorCode TransferOf(Mat T, HJTransfer **sh)

@@ -56,7 +56,7 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   PetscCall(PetscLogEventRegister("PCHJacobiClassicK", PC_CLASSID, &PCHJACOBI_ClassicKernel));
   PetscCall(PetscLogEventRegister("PCHJacobiFallback", PC_CLASSID, &PCHJACOBI_Fallback)); /* a device backend's PC on host vectors: the host backend's cycles */
   PetscCall(PetscLogEventRegister("PCHJacobiResidual", PC_CLASSID, &PCHJACOBI_Residual)); /* r = b - A x from the stencil ("PCHJacobiResidual_C") */
-  PetscCall(PetscLogEventRegister("PCHJMGTransfer", PC_CLASSID, &HJMG_Transfer));        /* hjmg's stencil interpolation or restriction (src/mg/transfer.cxx) */
+  PetscCall(PetscLogEventRegister("PCHJMGTransfer", PC_CLASSID, &HJMG_Transfer));         /* hjmg's stencil interpolation or restriction (src/mg/transfer.cxx) */
   PetscCall(PetscRegisterFinalize(PCHJacobiFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
