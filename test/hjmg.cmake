@@ -52,6 +52,9 @@ hj_hjmg_same(hjmg_mg3d_autolevels_2d_np4 4 mpi REF ${M2A} ${HJMG_AS_MG} TEST ${M
 # the residual through the smoother (its stencil) against PCMG's MatResidual: the same iterations, rounding apart
 hj_hjmg_same(hjmg_stencil_residual_3d_np2 2 mpi REF ${M3} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M3} -pc_type hjmg)
 hj_hjmg_same(hjmg_stencil_residual_2d_np4 4 mpi REF ${M2} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${M2} -pc_type hjmg)
+# the stencil transfers (one rank) against the interpolation's products: the same iterations, rounding apart
+hj_hjmg_same(hjmg_stencil_transfer_3d 1 "" REF ${M3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${M3} -pc_type hjmg)
+hj_hjmg_same(hjmg_stencil_transfer_2d_wcycle 1 "" REF ${M2} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_mg_cycle_type w TEST ${M2} -pc_type hjmg -pc_mg_cycle_type w)
 
 # PETSc's tutorials, unmodified: ksp ex45 (3D, KSPSetComputeOperators), snes ex19 (dof 4, Newton, levels from -da_refine)
 if(TARGET tutorial_ex45)
@@ -75,13 +78,14 @@ if(TARGET tutorial_ex19)
     hj_hjmg_same(hjmg_ex19_np${np} ${np} "${l}" REF ${E19} ${HJMG_AS_MG} TEST ${E19} -pc_type hjmg)
   endforeach()
   hj_hjmg_same(hjmg_ex19_stencil_residual_np2 2 "tutorial;dof;mpi" REF ${E19} -pc_type hjmg -pc_hjmg_stencil_residual false TEST ${E19} -pc_type hjmg)
+  hj_hjmg_same(hjmg_ex19_stencil_transfer 1 "tutorial;dof" REF ${E19} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${E19} -pc_type hjmg) # MAIJ, dof 4
 endif()
 
 # ------------------------------------------------------------------------------------------------------------
 # What hjmg says: -pc_view (PCMG's view, hjmg's lines, the hjacobi smoothers), -help, -info, -pc_mg_log
 set(V3 $<TARGET_FILE:mg3d> -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type hjmg -pc_mg_levels 3)
 hj_expect_test(NAME hjmg_view LABELS hjmg MATCH "type: hjmg" "type is MULTIPLICATIVE, levels=3 cycles=v" "hjmg: richardson . hjacobi smoothers by default"
-  "hjmg: residual through the hjacobi smoother .-pc_hjmg_stencil_residual true. on levels 1 2$" "restriction by a stored transpose .* on no level" "type: hjacobi" "type: richardson"
+  "hjmg: residual through the hjacobi smoother .-pc_hjmg_stencil_residual true. on levels 1 2$" "interpolation and restriction on the stencil .-pc_hjmg_stencil_transfer true. on levels 1 2$" "restriction by a stored transpose .* on no level" "type: hjacobi" "type: richardson"
   COMMAND ${V3} -pc_view)
 # after the solves, -ksp_view counts the residuals by path: on every level from the smoother's stencil (PCHJACOBI's
 # "PCHJacobiResidual_C"), none by MatResidual
@@ -95,11 +99,11 @@ hj_expect_test(NAME hjmg_view_smoothup LABELS hjmg MATCH "Up solver .post-smooth
   NOMATCH "type: (sor|chebyshev)" COMMAND ${V3} -pc_mg_distinct_smoothup -pc_view)
 hj_expect_test(NAME hjmg_view_autolevels LABELS hjmg MATCH "levels=4 cycles=v" "hjmg: 4 levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_view)
 hj_expect_test(NAME hjmg_view_levels_given LABELS hjmg MATCH "levels=2 cycles=v" NOMATCH "levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_mg_levels 2 -pc_view)
-hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
+hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_stencil_transfer" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
   COMMAND ${V3} -help)
 hj_expect_test(NAME hjmg_info LABELS hjmg INFO pc MATCH "richardson . hjacobi smoothers by default" "level 2: residual through the hjacobi smoother"
   "level 2: interpolation and restriction on the stencil" COMMAND ${V3})
-hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level 2" "PCHJacobiCycle" COMMAND ${V3} -pc_mg_log -log_view)
+hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level 2" "PCHJacobiCycle" "PCHJMGTransfer" COMMAND ${V3} -pc_mg_log -log_view)
 
 # ------------------------------------------------------------------------------------------------------------
 # Operators given with KSPSetOperators: new values, PCReset (every setup installs again; -malloc_dump finds no
@@ -116,9 +120,13 @@ if(HJACOBI_WITH_CUDA)
   set(CM3 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 ${HJMG_MON})
   hj_hjmg_same(cuda_hjmg_mg3d_3d 1 cuda RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
   hj_hjmg_same(cuda_hjmg_mg3d_3d_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
-  hj_hjmg_same(cuda_hjmg_explicit_restriction 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg TEST ${CM3} -pc_type hjmg -pc_hjmg_explicit_restriction true)
-  hj_expect_test(NAME cuda_hjmg_view LABELS "cuda;hjmg" MATCH "type: hjmg" "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on levels 1 2 3"
-    "level 3: [1-9][0-9]* residuals from the smoother's stencil" COMMAND ${CM3} -pc_type hjmg -pc_hjmg_explicit_restriction true -ksp_view)
+  hj_hjmg_same(cuda_hjmg_explicit_restriction 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_hjmg_explicit_restriction true)
+  hj_expect_test(NAME cuda_hjmg_view LABELS "cuda;hjmg" MATCH "type: hjmg" "interpolation and restriction on the stencil .-pc_hjmg_stencil_transfer true. on levels 1 2 3"
+    "level 3: [1-9][0-9]* transfers on the stencil, 0 by the interpolation's product" "level 3: [1-9][0-9]* residuals from the smoother's stencil"
+    "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on no level" COMMAND ${CM3} -pc_type hjmg -pc_hjmg_explicit_restriction true -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_view_explicit LABELS "cuda;hjmg" MATCH "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on levels 1 2 3"
+    "stencil .-pc_hjmg_stencil_transfer false. on no level" COMMAND ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_hjmg_explicit_restriction true -ksp_view)
+  hj_hjmg_same(cuda_hjmg_stencil_transfer 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${CM3} -pc_type hjmg)
   if(TARGET tutorial_ex45)
     set(CE45 $<TARGET_FILE:tutorial_ex45> ${DLL} ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 3 ${HJMG_MON})
     hj_hjmg_same(cuda_hjmg_ex45_np2 2 "cuda;tutorial;mpi" RTOL 1e-4 REF ${CE45} ${HJMG_AS_MG} TEST ${CE45} -pc_type hjmg)

@@ -30,18 +30,19 @@ HJ_HD double TransferWeight(long long i, long long I, long long mf, long long mc
   return 0.0;
 }
 
-/* The coarse points fine point i interpolates from along one direction: n = 1 (on a coarse point) or 2 */
+/* The coarse points fine point i interpolates from along one direction: n = 1 (I0, on a coarse point) or 2 (I0 and
+   I1); two scalars rather than an array, so that no kernel indexes a local array at run time (local memory) */
 struct Parents {
-  long long I[2];
+  long long I0, I1;
   double    w;
   int       n;
 };
 HJ_HD Parents FineParents(long long i, long long mc, int periodic)
 {
   Parents p;
-  p.I[0] = i >> 1;
-  p.I[1] = p.I[0] + 1;
-  if (periodic && p.I[1] == mc) p.I[1] = 0;
+  p.I0 = i >> 1;
+  p.I1 = p.I0 + 1;
+  if (periodic && p.I1 == mc) p.I1 = 0;
   p.n = (int)(i & 1) + 1;
   p.w = p.n == 1 ? 1.0 : 0.5;
   return p;
@@ -67,8 +68,14 @@ template <int DIM, class T, class XC>
 HJ_HD T InterpolateColumn(const XC &xc, const Parents &py, const Parents &pz, long long I, int c)
 {
   T s = T(0);
-  for (int c2 = 0; c2 < pz.n; c2++)
-    for (int c1 = 0; c1 < py.n; c1++) s += xc(I, py.I[c1], pz.I[c2], c);
+  for (int c2 = 0; c2 < 2; c2++) {
+    if (c2 == pz.n) break;
+    const long long K = c2 ? pz.I1 : pz.I0;
+    for (int c1 = 0; c1 < 2; c1++) {
+      if (c1 == py.n) break;
+      s += xc(I, c1 ? py.I1 : py.I0, K, c);
+    }
+  }
   return s;
 }
 
@@ -76,8 +83,8 @@ HJ_HD T InterpolateColumn(const XC &xc, const Parents &py, const Parents &pz, lo
 template <class T, class COL>
 HJ_HD T InterpolateFromColumns(const COL &col, const Parents &px, double wyz)
 {
-  T s = col(px.I[0]);
-  if (px.n == 2) s += col(px.I[1]);
+  T s = col(px.I0);
+  if (px.n == 2) s += col(px.I1);
   return s * (px.w * wyz);
 }
 
@@ -85,16 +92,8 @@ HJ_HD T InterpolateFromColumns(const COL &col, const Parents &px, double wyz)
 template <int DIM>
 HJ_HD void RowParents(const TransferGrid &g, long long j, long long k, Parents *py, Parents *pz)
 {
-  *py = DIM > 1 ? FineParents(j, g.mc[1], g.periodic[1])
-                : Parents{
-                    {0, 0},
-                    1.0, 1
-  };
-  *pz = DIM > 2 ? FineParents(k, g.mc[2], g.periodic[2])
-                : Parents{
-                    {0, 0},
-                    1.0, 1
-  };
+  *py = DIM > 1 ? FineParents(j, g.mc[1], g.periodic[1]) : Parents{0, 0, 1.0, 1};
+  *pz = DIM > 2 ? FineParents(k, g.mc[2], g.periodic[2]) : Parents{0, 0, 1.0, 1};
 }
 
 /* (P xc) at fine point (i, j, k), component c: xc(I, J, K, c) reads the coarse vector */

@@ -1,5 +1,5 @@
 /* hjmg's stencil transfers on the device (src/mg/transfer.cxx decides when they are the level's interpolation): one
-   thread per output point, x fastest, grid-stride loops over y and z, on PETSc's stream. The interpolation reads the
+   thread per output value, on PETSc's stream. The interpolation reads the
    coarse grid (an eighth of the fine one, cached) and writes the fine one; the restriction reads the 3^dim fine
    points around each coarse one (neighbouring threads share them through L1/L2). The point formulas are
    src/arith/transfer.hpp's, as the host loops. */
@@ -18,38 +18,39 @@ struct DeviceGrid {
   __device__ __forceinline__ T operator()(long long i, long long j, long long k, int c) const { return a[(i + m0 * (j + m1 * k)) * dof + c]; }
 };
 
-template <int DIM, bool TRANSPOSE, class T>
-__global__ void __launch_bounds__(kTransferBlock) TransferKernel(const hj::TransferGrid g, const T *x, const T *y, T *w)
+/* One thread per output point and component, numbered as the output array (x fastest, the dof values of a point
+   together), so that every thread of every block has a point whatever the grid's width; IDX: 32-bit unsigned when
+   the output has fewer than 2^32 values (its divisions are cheap), else 64-bit */
+template <int DIM, bool TRANSPOSE, class T, class IDX>
+__global__ void __launch_bounds__(kTransferBlock) TransferKernel(const hj::TransferGrid g, const T *x, const T *y, T *w, IDX n)
 {
-  const long long *m = TRANSPOSE ? g.mc : g.mf;
-  const long long  i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= m[0]) return;
+  const IDX           m0 = (IDX)(TRANSPOSE ? g.mc[0] : g.mf[0]), m1 = (IDX)(TRANSPOSE ? g.mc[1] : g.mf[1]), dof = (IDX)g.dof;
   const DeviceGrid<T> in = {x, TRANSPOSE ? g.mf[0] : g.mc[0], TRANSPOSE ? g.mf[1] : g.mc[1], g.dof};
-#pragma unroll 1
-  for (long long k = blockIdx.z; k < m[2]; k += gridDim.z) {
-#pragma unroll 1
-    for (long long j = blockIdx.y * (long long)blockDim.y + threadIdx.y; j < m[1]; j += (long long)gridDim.y * blockDim.y) {
-      const long long u = (i + m[0] * (j + m[1] * k)) * g.dof;
-      for (int c = 0; c < g.dof; c++) {
-        const T v = TRANSPOSE ? hj::RestrictPoint<DIM, T>(in, g, i, j, k, c) : hj::InterpolatePoint<DIM, T>(in, g, i, j, k, c);
-        w[u + c]  = y ? y[u + c] + v : v;
-      }
-    }
+  for (IDX u = blockIdx.x * (IDX)blockDim.x + threadIdx.x; u < n; u += (IDX)gridDim.x * blockDim.x) {
+    const IDX p = dof == 1 ? u : u / dof, c = u - p * dof;
+    const IDX i = p % m0, q = p / m0, j = DIM > 1 ? q % m1 : 0, k = DIM > 2 ? q / m1 : 0;
+    const T   v = TRANSPOSE ? hj::RestrictPoint<DIM, T>(in, g, i, j, k, (int)c) : hj::InterpolatePoint<DIM, T>(in, g, i, j, k, (int)c);
+    w[u]        = y ? y[u] + v : v;
   }
+}
+
+template <int DIM, bool TRANSPOSE, class IDX>
+cudaError_t LaunchAs(const hj::TransferGrid &g, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, long long n, cudaStream_t stream)
+{
+  const long long blocks = (n + kTransferBlock - 1) / kTransferBlock;
+  TransferKernel<DIM, TRANSPOSE, PetscScalar, IDX><<<(unsigned)(blocks < (1LL << 30) ? blocks : (1LL << 30)), kTransferBlock, 0, stream>>>(g, x, y, w, (IDX)n);
+  return cudaGetLastError();
 }
 
 template <int DIM>
 cudaError_t Launch(const hj::TransferGrid &g, bool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, cudaStream_t stream)
 {
-  const long long *m  = transpose ? g.mc : g.mf;
-  const long long  by = m[1] < 4 ? m[1] : 4;
-  long long        bx = (m[0] + 31) / 32 * 32;
-  if (bx > kTransferBlock / by / 32 * 32) bx = kTransferBlock / by / 32 * 32;
-  const long long gy = (m[1] + by - 1) / by;
-  const dim3      block((unsigned)bx, (unsigned)by, 1), grid((unsigned)((m[0] + bx - 1) / bx), (unsigned)(gy < 65535 ? gy : 65535), (unsigned)(m[2] < 65535 ? m[2] : 65535));
-  if (transpose) TransferKernel<DIM, true, PetscScalar><<<grid, block, 0, stream>>>(g, x, y, w);
-  else TransferKernel<DIM, false, PetscScalar><<<grid, block, 0, stream>>>(g, x, y, w);
-  return cudaGetLastError();
+  const long long *m      = transpose ? g.mc : g.mf;
+  const long long  n      = m[0] * m[1] * m[2] * g.dof;
+  const bool       narrow = n < (1LL << 31); /* u + the grid stride stays below 2^32 */
+  if (!n) return cudaSuccess;
+  if (transpose) return narrow ? LaunchAs<DIM, true, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, true, unsigned long long>(g, x, y, w, n, stream);
+  return narrow ? LaunchAs<DIM, false, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, false, unsigned long long>(g, x, y, w, n, stream);
 }
 } // namespace
 
