@@ -151,6 +151,11 @@ hj_case(transfer_1d_periodic 1 "hjmg" test_transfer -dim 1 -periodic -levels 4 O
 hj_case(transfer_3d_periodic_dof2 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 ON host cuda)
 hj_case(transfer_2d_periodic 1 "hjmg" test_transfer -dim 2 -periodic -levels 3 ON host cuda)
 hj_case(transfer_3d_perturb 1 "hjmg" test_transfer -dim 3 -perturb 2 ON host cuda)
+# every interpolation given (PCMGSetInterpolation), as DMDA's MAIJ or as the AIJ of the values (-aij: what CUDA builds
+# of PETSc convert the MAIJ to)
+hj_case(transfer_3d_given 1 "hjmg" test_transfer -dim 3 -give ON host cuda)
+hj_case(transfer_2d_dof3_aij 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 -aij ON host)
+hj_case(transfer_3d_periodic_dof2_aij_perturb 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 -aij -perturb 1 ON host)
 hj_case(transfer_3d_off 1 "hjmg" test_transfer -dim 3 -pc_hjmg_stencil_transfer false ON host)
 hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host cuda)
 hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host)

@@ -65,7 +65,7 @@ static PetscErrorCode RelDiff(Vec a, Vec b, PetscReal *rel)
 
 /* every level's installed interpolation T against R (the reference P: made here from the level's DMs, or the
    perturbed matrix the test gave) */
-static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven, const char *when, PetscBool *ok)
+static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven[], const char *when, PetscBool *ok)
 {
   PetscInt    nlevels;
   PetscMPIInt size;
@@ -87,8 +87,8 @@ static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven, const char 
     PetscCall(PCMGGetInterpolation(pc, l, &T));
     PetscCall(PetscObjectTypeCompare((PetscObject)T, MATSHELL, &shell));
     PetscCall(PetscObjectGetName((PetscObject)T, &name));
-    if (l == perturbed) {
-      R = Pgiven;
+    if (Pgiven[l]) {
+      R = Pgiven[l];
       PetscCall(PetscObjectReference((PetscObject)R));
     } else {
       PetscCall(PCMGGetSmoother(pc, l, &kf));
@@ -151,11 +151,11 @@ static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven, const char 
 int main(int argc, char **argv)
 {
   DM             da;
-  Mat            A, Pgiven = NULL;
+  Mat            A, Pgiven[8] = {NULL};
   KSP            ksp;
   PC             pc;
   PetscInt       dim = 3, dof = 1, levels = 3, perturb = 0;
-  PetscBool      periodic = PETSC_FALSE, ok = PETSC_TRUE;
+  PetscBool      periodic = PETSC_FALSE, ok = PETSC_TRUE, give = PETSC_FALSE, aij = PETSC_FALSE;
   DMBoundaryType bt;
 
   PetscFunctionBeginUser;
@@ -166,6 +166,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-levels", &levels, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-perturb", &perturb, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-periodic", &periodic, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-give", &give, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-aij", &aij, NULL));
+  if (aij) give = PETSC_TRUE;
   bt = periodic ? DM_BOUNDARY_PERIODIC : DM_BOUNDARY_NONE;
   if (dim == 1) PetscCall(DMDACreate1d(PETSC_COMM_WORLD, bt, periodic ? 32 : 33, dof, 1, NULL, &da));
   else if (dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, bt, bt, DMDA_STENCIL_STAR, periodic ? 32 : 33, periodic ? 24 : 25, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, &da));
@@ -183,43 +186,47 @@ int main(int argc, char **argv)
   PetscCall(PCSetType(pc, PCHJMG));
   PetscCall(PCMGSetLevels(pc, levels, NULL));
   PetscCall(PCMGSetGalerkin(pc, PC_MG_GALERKIN_BOTH));
-  if (perturb > 0 && perturb < levels) { /* DMCreateInterpolation of the same coarsening as PCMG's, one entry changed */
-    DM       fine = da, coarse = NULL;
-    PetscInt row;
+  if (give || perturb > 0) { /* the interpolations given (PCMGSetInterpolation): DMCreateInterpolation of the same coarsening
+                                as PCMG's, optionally converted to AIJ (dof > 1: the values' AIJ instead of a MAIJ, as CUDA
+                                builds of PETSc make it), level `perturb` with one entry changed */
+    DM dms[8];
 
-    PetscCall(PetscObjectReference((PetscObject)fine));
-    for (PetscInt l = levels - 1; l >= perturb; l--) {
-      PetscCall(DMCoarsen(fine, PetscObjectComm((PetscObject)fine), &coarse));
-      if (l > perturb) {
-        PetscCall(DMDestroy(&fine));
-        fine = coarse;
+    PetscCheck(levels <= 8, PETSC_COMM_WORLD, PETSC_ERR_SUP, "at most 8 levels");
+    dms[levels - 1] = da;
+    PetscCall(PetscObjectReference((PetscObject)da));
+    for (PetscInt l = levels - 1; l > 0; l--) PetscCall(DMCoarsen(dms[l], PetscObjectComm((PetscObject)da), &dms[l - 1]));
+    for (PetscInt l = 1; l < levels; l++) {
+      PetscCall(DMCreateInterpolation(dms[l - 1], dms[l], &Pgiven[l], NULL));
+      if (aij) PetscCall(MatConvert(Pgiven[l], MATAIJ, MAT_INPLACE_MATRIX, &Pgiven[l]));
+      if (l == perturb) { /* this rank's first row, its first entry scaled (MAIJ: the AIJ inside) */
+        Mat                Paij = Pgiven[l];
+        PetscInt           ncols, r0, c0;
+        const PetscInt    *cols;
+        const PetscScalar *vals;
+        PetscScalar        v;
+        PetscBool          maij;
+
+        PetscCall(PetscObjectTypeCompareAny((PetscObject)Pgiven[l], &maij, MATSEQMAIJ, MATMPIMAIJ, ""));
+        if (maij) PetscCall(MatMAIJGetAIJ(Pgiven[l], &Paij));
+        PetscCall(MatGetOwnershipRange(Paij, &r0, NULL));
+        PetscCall(MatGetRow(Paij, r0, &ncols, &cols, &vals));
+        c0 = cols[0];
+        v  = vals[0] * 1.25;
+        PetscCall(MatRestoreRow(Paij, r0, &ncols, &cols, &vals));
+        PetscCall(MatSetValues(Paij, 1, &r0, 1, &c0, &v, INSERT_VALUES));
+        PetscCall(MatAssemblyBegin(Paij, MAT_FINAL_ASSEMBLY));
+        PetscCall(MatAssemblyEnd(Paij, MAT_FINAL_ASSEMBLY));
       }
+      PetscCall(PCMGSetInterpolation(pc, l, Pgiven[l]));
     }
-    PetscCall(DMCreateInterpolation(coarse, fine, &Pgiven, NULL));
-    PetscCall(MatGetOwnershipRange(Pgiven, &row, NULL));
-    { /* this rank's first row, its first entry scaled (MAIJ: the AIJ inside) */
-      Mat                Paij = Pgiven;
-      PetscInt           ncols, r0;
-      const PetscInt    *cols;
-      const PetscScalar *vals;
-      PetscScalar        v;
-      PetscInt           c0;
-      PetscBool          maij;
+    for (PetscInt l = 0; l < levels; l++) { /* PCMG coarsens no DM when every interpolation is given: the levels get these */
+      KSP smoother;
 
-      PetscCall(PetscObjectTypeCompareAny((PetscObject)Pgiven, &maij, MATSEQMAIJ, MATMPIMAIJ, ""));
-      if (maij) PetscCall(MatMAIJGetAIJ(Pgiven, &Paij));
-      PetscCall(MatGetOwnershipRange(Paij, &r0, NULL));
-      PetscCall(MatGetRow(Paij, r0, &ncols, &cols, &vals));
-      c0 = cols[0];
-      v  = vals[0] * 1.25;
-      PetscCall(MatRestoreRow(Paij, r0, &ncols, &cols, &vals));
-      PetscCall(MatSetValues(Paij, 1, &r0, 1, &c0, &v, INSERT_VALUES));
-      PetscCall(MatAssemblyBegin(Paij, MAT_FINAL_ASSEMBLY));
-      PetscCall(MatAssemblyEnd(Paij, MAT_FINAL_ASSEMBLY));
+      PetscCall(PCMGGetSmoother(pc, l, &smoother));
+      PetscCall(KSPSetDM(smoother, dms[l]));
+      PetscCall(HJKSPSetDMActive(smoother, PETSC_FALSE));
+      PetscCall(DMDestroy(&dms[l]));
     }
-    PetscCall(PCMGSetInterpolation(pc, perturb, Pgiven));
-    PetscCall(DMDestroy(&fine));
-    PetscCall(DMDestroy(&coarse));
   }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSetUp(ksp));
@@ -227,7 +234,7 @@ int main(int argc, char **argv)
   PetscCall(Assemble(da, 2.0, A)); /* new values: PCMG's setup again (Galerkin reuse with the levels' own P) */
   PetscCall(KSPSetUp(ksp));
   PetscCall(Compare(pc, perturb, Pgiven, "new values", &ok));
-  if (!Pgiven) { /* PCReset: PCMG makes the interpolations again, hjmg checks and installs again */
+  if (!give && !perturb) { /* PCReset: PCMG makes the interpolations again, hjmg checks and installs again */
     PetscCall(PCReset(pc));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetUp(ksp));
@@ -249,7 +256,7 @@ int main(int argc, char **argv)
     PetscCall(VecDestroy(&b));
   }
   PetscCall(KSPDestroy(&ksp));
-  PetscCall(MatDestroy(&Pgiven));
+  for (PetscInt l = 0; l < 8; l++) PetscCall(MatDestroy(&Pgiven[l]));
   PetscCall(MatDestroy(&A));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s test_transfer\n", ok ? "PASS" : "FAIL"));

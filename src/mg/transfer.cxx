@@ -217,13 +217,15 @@ PetscErrorCode GridPair(DM coarse, DM fine, hj::TransferGrid *g, PetscInt *dim, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* P (or the AIJ inside a MAIJ) entry by entry against the Q1 weights: every stored entry is its weight and every row
-   sums to 1 (so no weight is missing) */
+/* P entry by entry against the Q1 weights: every stored entry is its weight and every row sums to 1 (so no weight is
+   missing). P is a sequential AIJ, with dof > 1 either a MAIJ of the points' AIJ (PETSc's DMDA interpolation) or the
+   AIJ of the values themselves (row dof f + c, column dof F + c': what CUDA builds of PETSc convert that MAIJ to) */
 PetscErrorCode CheckQ1(Mat P, const hj::TransferGrid *g, PetscInt *nnz, const char **why)
 {
   Mat                A = P;
   PetscBool          maij, aij, done;
-  PetscInt           n, nf = g->mf[0] * g->mf[1] * g->mf[2], nc = g->mc[0] * g->mc[1] * g->mc[2], rows, cols;
+  PetscInt           n, rows, cols, dof;
+  const PetscInt     nf = g->mf[0] * g->mf[1] * g->mf[2], nc = g->mc[0] * g->mc[1] * g->mc[2];
   const PetscInt    *ia, *ja;
   const PetscScalar *a;
   const PetscReal    tol = 1e-12;
@@ -234,12 +236,13 @@ PetscErrorCode CheckQ1(Mat P, const hj::TransferGrid *g, PetscInt *nnz, const ch
   if (maij) PetscCall(MatMAIJGetAIJ(P, &A));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
   if (!aij) {
-    *why = "the interpolation is not a (MAIJ of a) sequential AIJ matrix";
+    *why = "the interpolation is not a sequential AIJ matrix (or a MAIJ of one)";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  dof = maij ? 1 : g->dof; /* values per point in A's rows and columns */
   PetscCall(MatGetSize(A, &rows, &cols));
-  if (rows != nf || cols != nc || (g->dof > 1) != (PetscBool)maij || (maij && rows * g->dof != P->rmap->N)) {
-    *why = "the interpolation's sizes are not the DMDAs' (or dof > 1 and not a MAIJ)";
+  if (rows != nf * dof || cols != nc * dof || (maij && rows * g->dof != P->rmap->N)) {
+    *why = "the interpolation's sizes are not the DMDAs'";
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
@@ -248,27 +251,29 @@ PetscErrorCode CheckQ1(Mat P, const hj::TransferGrid *g, PetscInt *nnz, const ch
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(MatSeqAIJGetArrayRead(A, &a));
-  for (PetscInt f = 0; f < nf && !*why; f++) {
+  for (PetscInt r = 0; r < rows && !*why; r++) {
+    const PetscInt  f = r / dof, c = r % dof;
     const long long i = f % g->mf[0], j = (f / g->mf[0]) % g->mf[1], k = f / (g->mf[0] * g->mf[1]);
     PetscScalar     sum = 0;
 
-    for (PetscInt e = ia[f]; e < ia[f + 1]; e++) {
-      const long long I = ja[e] % g->mc[0], J = (ja[e] / g->mc[0]) % g->mc[1], K = ja[e] / (g->mc[0] * g->mc[1]);
-      const double    w = hj::TransferWeight(i, I, g->mf[0], g->mc[0], g->periodic[0]) * hj::TransferWeight(j, J, g->mf[1], g->mc[1], g->periodic[1]) * hj::TransferWeight(k, K, g->mf[2], g->mc[2], g->periodic[2]);
+    for (PetscInt e = ia[r]; e < ia[r + 1]; e++) {
+      const PetscInt  F = ja[e] / dof, cc = ja[e] % dof;
+      const long long I = F % g->mc[0], J = (F / g->mc[0]) % g->mc[1], K = F / (g->mc[0] * g->mc[1]);
+      const double    w = cc != c ? 0.0 : hj::TransferWeight(i, I, g->mf[0], g->mc[0], g->periodic[0]) * hj::TransferWeight(j, J, g->mf[1], g->mc[1], g->periodic[1]) * hj::TransferWeight(k, K, g->mf[2], g->mc[2], g->periodic[2]);
 
       if (PetscAbsScalar(a[e] - w) > tol) {
-        PetscCall(PetscInfo(P, "P[%" PetscInt_FMT ", %" PetscInt_FMT "] = %g, the Q1 weight is %g\n", f, ja[e], (double)PetscRealPart(a[e]), w));
+        PetscCall(PetscInfo(P, "P[%" PetscInt_FMT ", %" PetscInt_FMT "] = %g, the Q1 weight is %g\n", r, ja[e], (double)PetscRealPart(a[e]), w));
         *why = "the interpolation is not the Q1 interpolation of the two DMDAs (-info shows the first entry that differs)";
         break;
       }
       sum += a[e];
     }
     if (!*why && PetscAbsScalar(sum - 1.0) > tol) {
-      PetscCall(PetscInfo(P, "row %" PetscInt_FMT " of P sums to %g, the Q1 weights to 1\n", f, (double)PetscRealPart(sum)));
+      PetscCall(PetscInfo(P, "row %" PetscInt_FMT " of P sums to %g, the Q1 weights to 1\n", r, (double)PetscRealPart(sum)));
       *why = "the interpolation is not the Q1 interpolation of the two DMDAs (-info shows the first row that differs)";
     }
   }
-  *nnz = ia[nf];
+  *nnz = ia[rows] / dof; /* entries per value (the flop counts) */
   PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ia, &ja, &done));
   PetscFunctionReturn(PETSC_SUCCESS);
