@@ -7,8 +7,7 @@
 
 namespace
 {
-constexpr int kResidualBlock = 256; /* threads per block: 64 x 4 (rows of x, as the fused classic sweep) */
-constexpr int kResidualRows  = 4;
+constexpr int kResidualBlock = 256; /* threads per block */
 
 template <class T>
 struct ResidualArgs {
@@ -50,20 +49,22 @@ struct BoxNeighbours {
   }
 };
 
-/* One thread per owned point along x; block rows along y, grid-stride loops over y and z (any extent fits the grid
-   limits). The ghost layer holds the neighbours' values, and zero outside the domain, so the constant row needs no
-   test at the boundary. DIRECT: x read in place (BoxNeighbours), xpad unused. */
+/* One thread per owned point of an x-y plane (the plane's points numbered x fastest, so that every thread of a block has
+   a point whatever the grid's width: a 257-wide grid left a fifth of the blocks of a row-shaped layout nearly idle),
+   blockIdx.z and a grid-stride loop over z (any extent fits the grid limits). The ghost layer holds the neighbours'
+   values, and zero outside the domain, so the constant row needs no test at the boundary. DIRECT: x read in place
+   (BoxNeighbours), xpad unused. */
 template <int DIM, int KIND, bool VAR, bool DIRECT, class T>
 __global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualArgs<T> a)
 {
   constexpr long long P1 = DIM > 1, P2 = DIM > 2;
-  const long long     i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
-  if (i >= a.xm0) return;
-  const long long sy = a.ext0, sz = a.ext0 * a.ext1;
+  const long long     sy = a.ext0, sz = a.ext0 * a.ext1, plane = a.xm0 * a.xm1;
+  const bool          narrow = plane < (1LL << 31); /* 32-bit divisions (uniform branch) */
 #pragma unroll 1
   for (long long k = blockIdx.z; k < a.xm2; k += gridDim.z) {
 #pragma unroll 1
-    for (long long j = blockIdx.y * (long long)blockDim.y + threadIdx.y; j < a.xm1; j += (long long)gridDim.y * blockDim.y) {
+    for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < plane; v += (long long)gridDim.x * blockDim.x) {
+      const long long j = narrow ? (long long)((unsigned)v / (unsigned)a.xm0) : v / a.xm0, i = v - j * a.xm0;
       const long long u  = i + a.xm0 * (j + a.xm1 * k);
       const T         bu = a.b[u];
       T               ru;
@@ -155,11 +156,8 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     a.ext1   = ly->ext[1];
     a.nlocal = ly->nlocal;
 
-    const long long by = PetscMin(a.xm1, (long long)kResidualRows);
-    long long       bx = (a.xm0 + 31) / 32 * 32;
-    if (bx > kResidualBlock / by / 32 * 32) bx = kResidualBlock / by / 32 * 32;
-    const long long gy = (a.xm1 + by - 1) / by;
-    const dim3      block((unsigned)bx, (unsigned)by, 1), grid((unsigned)((a.xm0 + bx - 1) / bx), (unsigned)PetscMin(gy, 65535LL), (unsigned)PetscMin(a.xm2, 65535LL));
+    const long long gx = (a.xm0 * a.xm1 + kResidualBlock - 1) / kResidualBlock;
+    const dim3      block(kResidualBlock, 1, 1), grid((unsigned)PetscMin(gx, (long long)INT_MAX), 1, (unsigned)PetscMin(a.xm2, 65535LL));
     PetscCall(PetscLogGpuTimeBegin());
     kernel<<<grid, block, 0, stream>>>(a);
     PetscCallCUDA(cudaGetLastError());

@@ -168,7 +168,9 @@ cudaError_t PadCopy(int dim, int dof, const Box &box, const T *x, T *xpad, cudaS
   const Box               sbox    = {box.xm0 * dof, box.xm1, box.xm2, box.ext0 * dof, box.ext1}; /* rows of scalars */
   dim3                    grid, block;
   if (dim < 1 || dim > 3 || dof < 1) return cudaErrorInvalidValue;
-  ClassicGrid(sbox, &grid, &block);
+  const long long gx = (sbox.xm0 * sbox.xm1 + kClassicBlockSize - 1) / kClassicBlockSize; /* the plane flattened (PadCopyKernel) */
+  block              = dim3(kClassicBlockSize, 1, 1);
+  grid               = dim3((unsigned)(gx < INT_MAX ? gx : INT_MAX), 1, (unsigned)(sbox.xm2 < 65535 ? sbox.xm2 : 65535));
   table[dim - 1]<<<grid, block, 0, stream>>>(x, xpad, sbox, dof);
   return cudaGetLastError();
 }

@@ -449,19 +449,24 @@ __global__ void __launch_bounds__(kClassicBlockSize) ClassicKernel(const TilePar
   }
 }
 
-/* xpad interior <- x (same block shape as ClassicKernel). box counts scalars along x (dof per point: xm0 and ext0
-   are dof times the points), lead = dof is the ghost layer's width in scalars at the start of a padded row. */
+/* xpad interior <- x: one thread per scalar of an x-y plane (numbered x fastest, so that no block idles at widths just
+   above a multiple of the block's: 257 points left a fifth of a row-shaped grid's blocks nearly empty), blockIdx.z and
+   a grid-stride loop over z. box counts scalars along x (dof per point: xm0 and ext0 are dof times the points), lead
+   = dof is the ghost layer's width in scalars at the start of a padded row. */
 template <int DIM, class T>
 __global__ void __launch_bounds__(kClassicBlockSize) PadCopyKernel(const T *x, T *xpad, Box box, int lead)
 {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= box.xm0) return;
-  const auto xv = hj::Unpadded(x, box.xm0, box.xm1);
-  const auto pv = hj::Padded(xpad, DIM, box.ext0, box.ext1).Shifted(lead - 1, 0, 0); /* the ghost layer is lead scalars wide in x */
+  const long long plane  = box.xm0 * box.xm1;
+  const bool      narrow = plane < (1LL << 31); /* 32-bit divisions (uniform branch) */
+  const auto      xv     = hj::Unpadded(x, box.xm0, box.xm1);
+  const auto      pv     = hj::Padded(xpad, DIM, box.ext0, box.ext1).Shifted(lead - 1, 0, 0); /* the ghost layer is lead scalars wide in x */
 #pragma unroll 1
-  for (int k = blockIdx.z; k < (int)box.xm2; k += gridDim.z)
+  for (long long k = blockIdx.z; k < box.xm2; k += gridDim.z)
 #pragma unroll 1
-    for (int j = blockIdx.y * blockDim.y + threadIdx.y; j < (int)box.xm1; j += gridDim.y * blockDim.y) pv(i, j, k) = xv(i, j, k);
+    for (long long v = blockIdx.x * (long long)blockDim.x + threadIdx.x; v < plane; v += (long long)gridDim.x * blockDim.x) {
+      const long long j = narrow ? (long long)((unsigned)v / (unsigned)box.xm0) : v / box.xm0, i = v - j * box.xm0;
+      pv(i, j, k) = xv(i, j, k);
+    }
 }
 
 /* to[i] = (To)from[i]: single-precision copies of the coefficient planes for the single-precision inner mode */
