@@ -150,11 +150,13 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 
 /*MC
    PCHJMG - "hjmg": geometric multigrid (`PCMG`) whose level smoothers are hierarchical Jacobi (`PCHJACOBI`) with
-   `KSPRICHARDSON` by default and the residual of each level computed through its hjacobi smoother (optionally, the
-   restriction by a stored transpose of the interpolation on the GPU).
+   `KSPRICHARDSON` by default, the residual of each level computed through its hjacobi smoother and the grid transfers
+   computed on the stencil where the interpolation is the DMDAs' Q1 (optionally, the restriction by a stored transpose
+   of the interpolation on the GPU).
 
    Options Database Keys:
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
+.  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (one rank per level; default true)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
@@ -180,7 +182,14 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    that holds the level's operator and the smoother; the residual asks the smoother for r = b - A x on the stencil it
    extracted ("PCHJacobiResidual_C") when its Pmat is the level's operator, else calls `MatResidual()`; the iterations
    differ by rounding only. `-pc_view` shows on which levels and how many residuals each path computed.
-   The restriction: `-pc_view` lists the levels whose interpolation got a stored transpose.
+   The transfers: after `PCMG`'s setup, each level whose interpolation P passes the check gets a `MATSHELL` of P's
+   sizes as its interpolation and restriction (`PCMGSetInterpolation()`, `PCMGSetRestriction()`); its products are
+   P x, y + P x, P^T r and y + P^T r on the stencil, equal to P's to rounding. P goes back before every `PCMG` setup
+   (Galerkin products, `PCReset()`) and the check is made again only when P or its state changed. A level keeps P's
+   products when its restriction is a matrix of its own, P differs from the Q1 weights anywhere (`-info` names the first
+   entry), the DMDAs are not refined by 2, or the level has more than one rank. `-pc_view` lists the levels with stencil
+   transfers and why the others have none, and the levels whose interpolation got a stored transpose; event
+   `PCHJMGTransfer`.
 
 .seealso: `PCMG`, `PCHJACOBI`, `PCMGSetLevels()`, `PCMGSetResidual()`, `PCMGSetDistinctSmoothUp()`, `PCGAMG`
 M*/
