@@ -55,6 +55,7 @@ hj_hjmg_same(hjmg_stencil_residual_2d_np4 4 mpi REF ${M2} -pc_type hjmg -pc_hjmg
 # the stencil transfers (one rank) against the interpolation's products: the same iterations, rounding apart
 hj_hjmg_same(hjmg_stencil_transfer_3d 1 "" REF ${M3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${M3} -pc_type hjmg)
 hj_hjmg_same(hjmg_stencil_transfer_2d_wcycle 1 "" REF ${M2} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_mg_cycle_type w TEST ${M2} -pc_type hjmg -pc_mg_cycle_type w)
+hj_hjmg_same(hjmg_stencil_transfer_3d_full 1 "" REF ${M3} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_mg_type full TEST ${M3} -pc_type hjmg -pc_mg_type full)
 
 # PETSc's tutorials, unmodified: ksp ex45 (3D, KSPSetComputeOperators), snes ex19 (dof 4, Newton, levels from -da_refine)
 if(TARGET tutorial_ex45)
@@ -141,8 +142,8 @@ endif()
 # The stencil transfers (src/mg/transfer.cxx, src/cuda/transfer.cu) against DMCreateInterpolation's P of the level's
 # DMDAs, made by the test: P x, y + P x, P^T r, z + P^T r on random vectors, every level, after the first setup, new
 # operator values (Galerkin products again) and PCReset; 1D/2D/3D, odd and even (periodic) sizes, dof 1 and 3 (MAIJ).
-# On one rank every level must be the stencil's, on 2 and 4 the product's (one rank per level only); an interpolation
-# given with one entry changed is refused (-perturb).
+# Every level must be the stencil's (on several ranks through the DMDA's ghosted boxes, box-stencil twins of the
+# level DMs); an interpolation given with one entry changed is refused (-perturb), on every rank.
 hjacobi_add_executable(test_transfer test_transfer.c)
 target_compile_options(test_transfer PRIVATE -Wall)
 hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)
@@ -158,4 +159,7 @@ hj_case(transfer_2d_dof3_aij 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 
 hj_case(transfer_3d_periodic_dof2_aij_perturb 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 -aij -perturb 1 ON host)
 hj_case(transfer_3d_off 1 "hjmg" test_transfer -dim 3 -pc_hjmg_stencil_transfer false ON host)
 hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host cuda)
-hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host)
+hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host cuda)
+hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host) # uneven ownership: ghost width 2
+hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij ON host)
+hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -levels 3 ON host)

@@ -10,27 +10,20 @@ namespace
 {
 constexpr int kTransferBlock = 256;
 
-template <class T>
-struct DeviceGrid {
-  const T                     *a;
-  long long                    m0, m1;
-  int                          dof;
-  __device__ __forceinline__ T operator()(long long i, long long j, long long k, int c) const { return a[(i + m0 * (j + m1 * k)) * dof + c]; }
-};
-
 /* One thread per output point and component, numbered as the output array (x fastest, the dof values of a point
    together), so that every thread of every block has a point whatever the grid's width; IDX: 32-bit unsigned when
    the output has fewer than 2^32 values (its divisions are cheap), else 64-bit */
 template <int DIM, bool TRANSPOSE, class T, class IDX>
 __global__ void __launch_bounds__(kTransferBlock) TransferKernel(const hj::TransferGrid g, const T *x, const T *y, T *w, IDX n)
 {
-  const IDX           m0 = (IDX)(TRANSPOSE ? g.mc[0] : g.mf[0]), m1 = (IDX)(TRANSPOSE ? g.mc[1] : g.mf[1]), dof = (IDX)g.dof;
-  const DeviceGrid<T> in = {x, TRANSPOSE ? g.mf[0] : g.mc[0], TRANSPOSE ? g.mf[1] : g.mc[1], g.dof};
+  const IDX  m0 = (IDX)g.om[0], m1 = (IDX)g.om[1], dof = (IDX)g.dof;
+  const auto in = hj::InputOf(g, x);
   for (IDX u = blockIdx.x * (IDX)blockDim.x + threadIdx.x; u < n; u += (IDX)gridDim.x * blockDim.x) {
-    const IDX p = dof == 1 ? u : u / dof, c = u - p * dof;
-    const IDX i = p % m0, q = p / m0, j = DIM > 1 ? q % m1 : 0, k = DIM > 2 ? q / m1 : 0;
-    const T   v = TRANSPOSE ? hj::RestrictPoint<DIM, T>(in, g, i, j, k, (int)c) : hj::InterpolatePoint<DIM, T>(in, g, i, j, k, (int)c);
-    w[u]        = y ? y[u] + v : v;
+    const IDX       p = dof == 1 ? u : u / dof, c = u - p * dof;
+    const IDX       li = p % m0, q = p / m0, lj = DIM > 1 ? q % m1 : 0, lk = DIM > 2 ? q / m1 : 0;
+    const long long i = g.os[0] + (long long)li, j = g.os[1] + (long long)lj, k = g.os[2] + (long long)lk;
+    const T         v = TRANSPOSE ? hj::RestrictPoint<DIM, T>(in, g, i, j, k, (int)c) : hj::InterpolatePoint<DIM, T>(in, g, i, j, k, (int)c);
+    w[u]              = y ? y[u] + v : v;
   }
 }
 
