@@ -187,8 +187,8 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    P x, y + P x, P^T r and y + P^T r on the stencil, equal to P's to rounding. P goes back before every `PCMG` setup
    (Galerkin products, `PCReset()`) and the check is made again only when P or its state changed. A level keeps P's
    products when its restriction is a matrix of its own, P differs from the Q1 weights anywhere (`-info` names the first
-   entry) or the DMDAs are not refined by 2; on several ranks the input's ghost values come from a box-stencil local
-   vector of its DMDA (`DMGlobalToLocal()`). `-pc_view` lists the levels with stencil
+   entry) or the DMDAs are not refined by 2, and for now on several ranks with CUDA vectors; on several ranks (host
+   vectors) the input's ghost values come from a box-stencil local vector of its DMDA (`DMGlobalToLocal()`). `-pc_view` lists the levels with stencil
    transfers and why the others have none, and the levels whose interpolation got a stored transpose; event
    `PCHJMGTransfer`.
 
