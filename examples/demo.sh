@@ -49,7 +49,8 @@ echo "   Chebyshev/Jacobi smoother$([ "$where" = "the CPU" ] && echo " and, on t
 echo
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn "${gpu[@]}"
 echo "   The same multigrid as -pc_type hjmg: PCMG with hjacobi smoothers by default, whose levels also take their residual"
-echo "   b - A x from the stencil the smoother extracted (no sparse matrix product)."
+echo "   b - A x from the stencil the smoother extracted and interpolate and restrict on the grid (checked against the"
+echo "   assembled interpolation at setup): no sparse matrix product."
 echo
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -pc_type hjmg "${gpu[@]}"
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
