@@ -38,9 +38,8 @@ cudaError_t LaunchAs(const hj::TransferGrid &g, const PetscScalar *x, const Pets
 template <int DIM>
 cudaError_t Launch(const hj::TransferGrid &g, bool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, cudaStream_t stream)
 {
-  const long long *m      = transpose ? g.mc : g.mf;
-  const long long  n      = m[0] * m[1] * m[2] * g.dof;
-  const bool       narrow = n < (1LL << 31); /* u + the grid stride stays below 2^32 */
+  const long long n      = g.om[0] * g.om[1] * g.om[2] * g.dof; /* the owned output box's values (the whole grid on one rank) */
+  const bool      narrow = n < (1LL << 31);                     /* u + the grid stride stays below 2^32 */
   if (!n) return cudaSuccess;
   if (transpose) return narrow ? LaunchAs<DIM, true, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, true, unsigned long long>(g, x, y, w, n, stream);
   return narrow ? LaunchAs<DIM, false, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, false, unsigned long long>(g, x, y, w, n, stream);

@@ -299,7 +299,9 @@ static PetscErrorCode LevelTransfer(PC pc, PetscInt l)
 
     PetscCall(PetscObjectStateGet((PetscObject)P, &state));
     if (lev->transfer) PetscCall(HJMGTransferGet(lev->transfer, &Pt, NULL, NULL));
-    if (lev->transfer && Pt == P && lev->pstate == state) T = lev->transfer; /* checked before: the same P, unchanged */
+    PetscBool reuse = (PetscBool)(lev->transfer && Pt == P && lev->pstate == state);                             /* checked before: the same P, unchanged */
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &reuse, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)P))); /* on every rank, or the check's collectives would part */
+    if (reuse) T = lev->transfer;
     else {
       PetscCall(MatDestroy(&lev->transfer));
       PetscCall(HJMGTransferCreate(P, mg->levels[l - 1]->smoothd->dm, level->smoothd->dm, l, &T, &why));

@@ -6,8 +6,9 @@
 #include "arith/transfer.hpp"
 
 /* w = y + op(P) x, or w = op(P) x where y is NULL; op(P) = P (interpolation: x coarse, w fine) or P^T (transpose:
-   restriction, x fine, w coarse). One rank: every array is the whole grid. The host loops take host arrays, the CUDA
-   kernels device arrays (on PETSc's stream). */
+   restriction, x fine, w coarse). y and w hold the owned box of the output's grid, x the input's box
+   (hj::TransferGrid: the whole grids on one rank). The host loops take host arrays, the CUDA kernels device arrays
+   (on PETSc's stream). */
 PETSC_INTERN PetscErrorCode HJTransferHost(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w);
 #if defined(HJACOBI_WITH_CUDA)
 PETSC_INTERN PetscErrorCode HJTransferCUDA(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w);
