@@ -163,3 +163,8 @@ hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host cuda)
 hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host) # uneven ownership: ghost width 2
 hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij ON host)
 hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -levels 3 ON host)
+# ownership given (1D, 17 and 9 points): halves that line up use the stencil; a rank whose coarse points restrict from
+# fine points two layers beyond a one-point fine box is refused by every rank together (the box twin's ghost width would
+# exceed that rank's owned width)
+hj_case(transfer_1d_own_np2 2 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 9,8 -own_coarse 5,4 ON host)
+hj_case(transfer_1d_narrow_np4 4 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 5,6,1,5 -own_coarse 2,3,2,2 -expect_refused 1 ON host)
