@@ -142,8 +142,9 @@ endif()
 # The stencil transfers (src/mg/transfer.cxx, src/cuda/transfer.cu) against DMCreateInterpolation's P of the level's
 # DMDAs, made by the test: P x, y + P x, P^T r, z + P^T r on random vectors, every level, after the first setup, new
 # operator values (Galerkin products again) and PCReset; 1D/2D/3D, odd and even (periodic) sizes, dof 1 and 3 (MAIJ).
-# Every level must be the stencil's (on several ranks through the DMDA's ghosted boxes, box-stencil twins of the
-# level DMs); an interpolation given with one entry changed is refused (-perturb), on every rank.
+# Every level must be the stencil's (on several ranks, where it is used only when asked for, through the DMDA's
+# ghosted boxes, box-stencil twins of the level DMs); an interpolation given with one entry changed is refused
+# (-perturb), on every rank. transfer_2d_default_np2: without the option, several ranks keep the products.
 hjacobi_add_executable(test_transfer test_transfer.c)
 target_compile_options(test_transfer PRIVATE -Wall)
 hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)
@@ -158,13 +159,14 @@ hj_case(transfer_3d_given 1 "hjmg" test_transfer -dim 3 -give ON host cuda)
 hj_case(transfer_2d_dof3_aij 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 -aij ON host)
 hj_case(transfer_3d_periodic_dof2_aij_perturb 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 -aij -perturb 1 ON host)
 hj_case(transfer_3d_off 1 "hjmg" test_transfer -dim 3 -pc_hjmg_stencil_transfer false ON host)
-hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host cuda)
-hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 ON host cuda)
-hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host) # uneven ownership: ghost width 2
-hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij ON host)
-hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -levels 3 ON host)
+hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 -pc_hjmg_stencil_transfer true ON host cuda)
+hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 -pc_hjmg_stencil_transfer true ON host cuda)
+hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 -pc_hjmg_stencil_transfer true ON host) # uneven ownership: ghost width 2
+hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij -pc_hjmg_stencil_transfer true ON host)
+hj_case(transfer_2d_default_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host)
+hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -levels 3 -pc_hjmg_stencil_transfer true ON host)
 # ownership given (1D, 17 and 9 points): halves that line up use the stencil; a rank whose coarse points restrict from
 # fine points two layers beyond a one-point fine box is refused by every rank together (the box twin's ghost width would
 # exceed that rank's owned width)
-hj_case(transfer_1d_own_np2 2 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 9,8 -own_coarse 5,4 ON host)
-hj_case(transfer_1d_narrow_np4 4 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 5,6,1,5 -own_coarse 2,3,2,2 -expect_refused 1 ON host)
+hj_case(transfer_1d_own_np2 2 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 9,8 -own_coarse 5,4 -pc_hjmg_stencil_transfer true ON host)
+hj_case(transfer_1d_narrow_np4 4 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 5,6,1,5 -own_coarse 2,3,2,2 -expect_refused 1 -pc_hjmg_stencil_transfer true ON host)

@@ -109,7 +109,7 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscCall((*hm->setfromoptions)(pc, PetscOptionsObject)); /* PCMG's: levels (PCMGSetLevels_HJMG), cycle, Galerkin, ... */
   PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
-  PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, NULL));
+  PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, &hm->stenciltransferset));
   PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -156,7 +156,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 
    Options Database Keys:
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
-.  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default true)
+.  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks with host vectors)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,

@@ -51,6 +51,7 @@ typedef struct {
   PetscInt         nnz;      /* entries of P per value (flop counts) */
   PetscInt         nstencil; /* products by the stencil transfers */
   PetscInt         nproduct; /* by P's own product (vectors of mixed memory) */
+  PetscScalar     *line;     /* the host loops' row of column sums (the longer input x range of the two products) */
 } HJTransfer;
 
 PetscErrorCode TransferOf(Mat T, HJTransfer **sh)
@@ -146,7 +147,7 @@ PetscErrorCode TransferApply(Mat T, PetscBool transpose, Vec x, Vec y, Vec w)
       if (y) PetscCall(VecGetArrayRead(y, &ya));
       PetscCall(VecGetArrayWrite(w, &wa));
     }
-    PetscCall(HJTransferHost(&sh->g[t], sh->dim, transpose, xa, y == w ? wa : ya, wa));
+    PetscCall(HJTransferHost(&sh->g[t], sh->dim, transpose, xa, y == w ? wa : ya, wa, sh->line));
     PetscCall(PetscLogFlops(flops));
     if (y == w) PetscCall(VecRestoreArray(w, &wa));
     else {
@@ -192,6 +193,7 @@ PetscErrorCode TransferDestroy(Mat T)
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(T, &sh));
   PetscCall(MatDestroy(&sh->P));
+  PetscCall(PetscFree(sh->line));
   for (int t = 0; t < 2; t++) {
     PetscCall(VecDestroy(&sh->loc[t]));
     PetscCall(DMDestroy(&sh->din[t]));
@@ -429,12 +431,9 @@ PetscErrorCode CheckQ1(Mat P, const DAInfo *f, const DAInfo *c, const hj::Transf
 }
 } // namespace
 
-PetscErrorCode HJTransferHost(const hj::TransferGrid *g, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+PetscErrorCode HJTransferHost(const hj::TransferGrid *g, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, PetscScalar *line)
 {
-  PetscScalar *line;
-
   PetscFunctionBegin;
-  PetscCall(PetscMalloc1(g->im[0], &line));
   switch (dim) {
   case 1:
     TransferLoops<1>(*g, transpose, x, y, w, line);
@@ -448,7 +447,6 @@ PetscErrorCode HJTransferHost(const hj::TransferGrid *g, PetscInt dim, PetscBool
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "No transfer for dimension %" PetscInt_FMT, dim);
   }
-  PetscCall(PetscFree(line));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -525,6 +523,7 @@ PetscErrorCode HJMGTransferCreate(Mat P, DM coarse, DM fine, PetscInt level, Mat
       }
     }
   }
+  PetscCall(PetscMalloc1(PetscMax(sh->g[0].im[0], sh->g[1].im[0]), &sh->line)); /* once here, not in every product */
   PetscCall(MatCreateShell(comm, P->rmap->n, P->cmap->n, P->rmap->N, P->cmap->N, sh, T));
   PetscCall(MatGetVecType(P, &vtype));
   PetscCall(MatShellSetVecType(*T, vtype));

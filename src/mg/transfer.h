@@ -9,7 +9,7 @@
    restriction, x fine, w coarse). y and w hold the owned box of the output's grid, x the input's box
    (hj::TransferGrid: the whole grids on one rank). The host loops take host arrays, the CUDA kernels device arrays
    (on PETSc's stream). */
-PETSC_INTERN PetscErrorCode HJTransferHost(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w);
+PETSC_INTERN PetscErrorCode HJTransferHost(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, PetscScalar *line); /* line: the input's x range of scalars */
 #if defined(HJACOBI_WITH_CUDA)
 PETSC_INTERN PetscErrorCode HJTransferCUDA(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w);
 #endif
