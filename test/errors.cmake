@@ -112,7 +112,19 @@ if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_err_tile_fit_points ERROR LABELS "cuda;errors"
     MATCH "-pc_hjacobi_tile 12,10,40 does not fit the CUDA tile kernels: its working region of 12x10x40 points has 4800; the shared kernel holds at most 4096"
     "largest tile that fits is 12,10,34 .the longest in z for 12 x 10 in x and y., or 16,16,16: use -pc_hjacobi_tile 12,10,34 .or 16,16,16."
-    COMMAND $<TARGET_FILE:test_reference> ${CUB} -dim 3 -da_grid_x 29 -da_grid_y 19 -da_grid_z 41 -pc_hjacobi_tile 12,10,40 -pc_hjacobi_subiterations 4)
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_cuda_kernel shared -dim 3 -da_grid_x 29 -da_grid_y 19 -da_grid_z 41 -pc_hjacobi_tile 12,10,40 -pc_hjacobi_subiterations 4)
+  # the same tile on auto: a 3D star tile the shared kernel cannot hold runs on the column kernel (its planes read)
+  hj_expect_test(NAME cuda_tile_long_z_columns LABELS "cuda;columns" MATCH "tile kernel .columns, -pc_hjacobi_cuda_kernel auto., 12 tiles of at most 12x10x40"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} -dim 3 -da_grid_x 29 -da_grid_y 19 -da_grid_z 41 -pc_hjacobi_tile 12,10,40 -pc_hjacobi_subiterations 4 -pc_view)
+  # the column kernel's limits: a box stencil, fp32 sub-iterations, k above 8, 32 x 32 columns (34 x 34 threads with the ring)
+  hj_expect_test(NAME cuda_columns_err_box ERROR LABELS "cuda;errors;columns" MATCH "columns handles 3D star .7-point. stencils of one field per point; this operator is a 3D box stencil"
+    COMMAND ${RT} ${CUB} -pc_hjacobi_cuda_kernel columns -dim 3 -kind box -n 17 -pc_hjacobi_subiterations 2)
+  hj_expect_test(NAME cuda_columns_err_single ERROR LABELS "cuda;errors;columns" MATCH "columns runs its sub-iterations in PetscScalar"
+    COMMAND ${RT} ${CUB} -pc_hjacobi_cuda_kernel columns -dim 3 -n 17 -pc_hjacobi_subiterations 2 -pc_hjacobi_inner_precision single)
+  hj_expect_test(NAME cuda_columns_err_k ERROR LABELS "cuda;errors;columns" MATCH "columns handles k <= 8 sub-iterations; k = 9"
+    COMMAND ${RT} ${CUB} -pc_hjacobi_cuda_kernel columns -dim 3 -n 17 -pc_hjacobi_subiterations 9)
+  hj_expect_test(NAME cuda_columns_err_threads ERROR LABELS "cuda;errors;columns" MATCH "columns: tile 32x32 in x-y needs 1184 threads"
+    COMMAND ${RT} ${CUB} -pc_hjacobi_cuda_kernel columns -dim 3 -n 33 -pc_hjacobi_tile 32,32,8 -pc_hjacobi_subiterations 2)
   # complex scalars: 16-byte values, and no tile 16 x 16 in x and y fits at all (only the cubic suggestion)
   set(_hj_fit_smem "largest tile that fits is 16,16,[0-9]+ .the longest in z for 16 x 16 in x and y., or [0-9]+,[0-9]+,[0-9]+: use -pc_hjacobi_tile 16,16,[0-9]+ .or [0-9,]+.$")
   if(HJACOBI_PETSC_USE_COMPLEX)

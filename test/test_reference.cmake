@@ -500,6 +500,34 @@ if(HJACOBI_WITH_CUDA)
   hj_case(shared_ref_mixed_3d 1 "cint" ${R} -pc_hjacobi_cuda_kernel shared ${MIX} -dim 3 -da_grid_x 27 -da_grid_y 22 -da_grid_z 19 -pc_hjacobi_tile 8,6,5
     -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2
     ON cuda)
+  # The column kernel (3D star: one thread per x-y column with the halo ring, z streamed; label columns) against the
+  # literal reference: row classes (CLS: the interior row and Dirichlet faces with its diagonal, mg3d's shape: the
+  # planes unread), the shell's planes (MIX: Dirichlet diagonals random), coefficient planes everywhere (random
+  # variable rows), a constant stencil on 2 ranks with its default tile, 4 ranks with classes and k 6, the transposed
+  # correction; -pc_view says which. ctest -L columns
+  set(CLS ${MIX} -dirichlet_constant_diag)
+  hj_case(columns_ref_classes_3d 1 "columns;cint" ${R} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -da_grid_x 27 -da_grid_y 22 -da_grid_z 19 -pc_hjacobi_tile 8,6,5
+    -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2
+    ON cuda)
+  hj_case(columns_ref_mixed_3d 1 "columns;cint" ${R} -pc_hjacobi_cuda_kernel columns ${MIX} -dim 3 -da_grid_x 27 -da_grid_y 22 -da_grid_z 19 -pc_hjacobi_tile 8,6,5
+    -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2
+    ON cuda)
+  hj_case(columns_ref_var_3d 1 "columns" ${R} -pc_hjacobi_cuda_kernel columns -dim 3 -da_grid_x 37 -da_grid_y 21 -da_grid_z 45 -pc_hjacobi_tile 29,14,20
+    -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -pc_hjacobi_omega 0.9
+    ON cuda)
+  hj_case(columns_ref_constant_np2 2 "columns;mpi" ${R} -constant -dirichlet_boundary false -dirichlet_fraction 0 -dim 3 -n 35 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(columns_ref_classes_np4 4 "columns;mpi" ${R} ${CLS} -dim 3 -da_grid_x 41 -da_grid_y 33 -da_grid_z 39 -pc_hjacobi_subiterations 6 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(columns_tr_classes 1 "columns;transpose" ${R} ${TR} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -da_grid_x 23 -da_grid_y 19 -da_grid_z 17
+    -pc_hjacobi_tile 7,6,9 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+  hj_expect_test(NAME cuda_columns_view_constant LABELS "cuda;columns" MATCH "tile kernel .columns., 8 tiles of at most 26x12x59 points, 416 threads"
+    COMMAND $<TARGET_FILE:test_reference> ${CU} -pc_hjacobi_cuda_kernel columns -constant -dirichlet_boundary false -dirichlet_fraction 0 -dim 3 -da_grid_x 51 -da_grid_y 45 -da_grid_z 59 -pc_hjacobi_subiterations 4 -pc_view)
+  hj_expect_test(NAME cuda_columns_view_classes LABELS "cuda;columns;cint" MATCH "tile kernel .columns.*table of their 2 distinct values"
+    COMMAND $<TARGET_FILE:test_reference> ${CU} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -n 33 -pc_hjacobi_subiterations 4 -pc_view)
+  hj_case(columns_ref_auto_classes 1 "columns;cint" ${R} ${CLS} -dim 3 -n 49 -pc_hjacobi_tile 6,4,8 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_expect_test(NAME cuda_columns_view_auto LABELS "cuda;columns;cint" MATCH "tile kernel .columns, -pc_hjacobi_cuda_kernel auto., 819 tiles of at most 6x4x8 points.*table of their 2 distinct values"
+    COMMAND $<TARGET_FILE:test_reference> ${CU} ${CLS} -dim 3 -n 49 -pc_hjacobi_tile 6,4,8 -pc_hjacobi_subiterations 4 -pc_view)
+  hj_expect_test(NAME cuda_columns_view_variable LABELS "cuda;columns" MATCH "tile kernel .shared, -pc_hjacobi_cuda_kernel auto., 125 tiles of at most 8x8x8"
+    COMMAND $<TARGET_FILE:test_reference> ${CU} -dim 3 -n 33 -pc_hjacobi_subiterations 4 -pc_view)
   hj_case(shared_ref_mixed_3d_box_single 1 "cint" ${R} -pc_hjacobi_cuda_kernel shared ${MIX} -kind box ${SINGLE} -dim 3 -n 21 ${T8O2K3} ON cuda)
   hj_case(shared_ref_mixed_2d_np2 2 "cint;mpi" ${R} -pc_hjacobi_cuda_kernel shared ${MIX} -dim 2 -da_grid_x 71 -da_grid_y 45 -pc_hjacobi_tile 16
     -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 6 -pc_hjacobi_cycles 2

@@ -73,6 +73,45 @@ inline long long TileFitCube(int dim, int dof, bool single, long long ssize, lon
   return lo;
 }
 
+/* The column kernel (3D star stencils, dof 1, sub-iterations in the global scalar: src/cuda/kernels/columns.cuh): one
+   thread per column of the largest working region's x-y plane with its one-point halo ring, at most kColumnMaxThreads,
+   k = 1..kColumnMaxK levels with two shared x-y planes each (and the weights and ranges in static shared memory); any
+   extent in z. */
+constexpr long long kColumnMaxThreads  = 1024;
+constexpr int       kColumnMaxK        = 8;
+constexpr int       kRowClasses        = 16; /* distinct rows of a star operator the column kernel takes from a table */
+constexpr long long kColumnStaticBytes = kTileStaticBytes + kColumnMaxK * 16 + kRowClasses * 8 * 16;
+struct ColumnNeed {
+  long long threads, bytes; /* threads per block (a multiple of 32), dynamic shared memory per block */
+};
+inline ColumnNeed ColumnNeeds(const long long w[3], int k, long long ssize)
+{
+  const long long np = (w[0] + 2) * (w[1] + 2);
+  return ColumnNeed{(np + 31) / 32 * 32, 2 * (long long)k * np * ssize};
+}
+inline bool ColumnFits(const long long w[3], int k, long long ssize, long long smemlimit)
+{
+  const ColumnNeed n = ColumnNeeds(w, k, ssize);
+  return k >= 1 && k <= kColumnMaxK && n.threads <= kColumnMaxThreads && n.bytes + kColumnStaticBytes <= smemlimit;
+}
+
+/* The column kernel's default tile (where the CUDA backend runs it: src/cuda/backend.cu): along each direction of the
+   largest rank box, ceil(m / target) tiles of equal size (30 x 14 working columns: a 32 x 16 block of 512 threads with
+   the ring; z in pieces of at most kColumnTile[2] planes, so that a 257^3 box gives about four waves of blocks on a
+   132-SM GPU) */
+constexpr long long kColumnTile[3] = {30, 14, 64};
+/* ... and auto takes it only with at least this many tiles (blocks) on a rank: its blocks stream long columns, so a
+   grid with few of them leaves SMs idle (H100, hjmg at 257^3, run w1: levels of 129^3 and less 1.3-2.3x slower than
+   TileKernel 8^3, the finest 1.25x faster) */
+constexpr long long kColumnMinTiles = 512;
+inline void         ColumnDefaultTile(const long long mmax[3], long long t[3])
+{
+  for (int d = 0; d < 3; d++) {
+    const long long m = mmax[d] > 1 ? mmax[d] : 1, n = (m + kColumnTile[d] - 1) / kColumnTile[d];
+    t[d] = (m + n - 1) / n;
+  }
+}
+
 /* Tile sizes used when the user gives none, per grid dimension (doc/algorithm.md t; the paper's 32 x 32 in 2D) */
 constexpr long long kDefaultTile[3][3] = {
   {256, 1,  1},

@@ -5,7 +5,7 @@
 #include "cuda/backendimpl.h"
 #include "arith/hash.hpp"
 
-const char *const HJCudaKernels[] = {"auto", "shared", "registers"};
+const char *const HJCudaKernels[] = {"auto", "shared", "registers", "columns"};
 
 static PetscErrorCode HJSetUp_CUDA(PC pc)
 {
@@ -108,9 +108,18 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
-    const char *const how = p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)") : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : "")));
+    char colhow[160];
+    PetscCall(PetscSNPrintf(colhow, sizeof(colhow), " (one thread per x-y column with the halo ring, z streamed plane by plane%s)", !p->L.var ? "" : (p->rowclass ? "; the rows from a table of their %d distinct values, the coefficient planes unread" : (p->L.cint ? "; one row inside, coefficient planes read in the boundary shell only" : "; coefficient planes read everywhere"))));
+    if (p->rowclass) { /* the count into the text */
+      char tmp[160];
+      PetscCall(PetscSNPrintf(tmp, sizeof(tmp), colhow, (int)p->nrows));
+      PetscCall(PetscStrncpy(colhow, tmp, sizeof(colhow)));
+    }
+    const char *const how = p->variant == HJ_CUDA_COLUMNS   ? colhow
+                          : p->variant == HJ_CUDA_REGISTERS ? (p->L.cint ? " (vertical strips, values in registers; one row inside, coefficient planes read in the boundary shell only)" : " (vertical strips, values in registers)")
+                                                            : (p->variant == HJ_CUDA_BLOCK ? " (a loop; dof x dof blocks from global memory)" : (p->variant == HJ_CUDA_ROWS ? " (no y couplings: every row an independent 1D problem, 1D tiles along x)" : (p->L.cint ? " (one row inside, coefficient planes read in the boundary shell only)" : "")));
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared"), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "",
+    PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, p->variant == HJ_CUDA_COLUMNS ? "columns" : (p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared")), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "",
                                      p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin, p->L.single ? "single precision" : "PetscScalar"));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[o->kernel]));
@@ -175,7 +184,7 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   strip     = o->strip;
   threads   = o->threads;
   forcetile = o->forcetile;
-  PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles) or shared", "PCHJACOBI", HJCudaKernels, 3, HJCudaKernels[kernel], &kernel, NULL));
+  PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles), columns (3D star, x-y columns streamed through z; auto's choice for constant operators and those with few distinct rows) or shared", "PCHJACOBI", HJCudaKernels, 4, HJCudaKernels[kernel], &kernel, NULL));
   PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
   PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
   PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
@@ -268,6 +277,19 @@ PetscErrorCode HJFillStart_CUDA(const HJLayout *L, PetscScalar *a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the default tile where the column kernel will run it (HJCudaColumnsTake): hj::ColumnDefaultTile */
+static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, const long long mmax[3], long long t[3], PetscBool *set)
+{
+  cudaStream_t stream;
+
+  PetscFunctionBegin;
+  PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
+  PetscCall(PetscGetCurrentCUDAStream(&stream));
+  hj::ColumnDefaultTile(mmax, t);
+  PetscCall(HJCudaColumnsTake(pc, st, t, stream, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the operations by name (pchjacobiimpl.h); constant-initialised */
 static constexpr HJBackendOps HJBackendOpsCUDA()
 {
@@ -290,6 +312,7 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.invdiagblocks  = HJInvDiagBlocks_CUDA;
   ops.fillstart      = HJFillStart_CUDA;
   ops.residual       = HJResidual_CUDA;
+  ops.defaulttile    = HJDefaultTile_CUDA;
   return ops;
 }
 const HJBackendOps HJBackendCUDA = HJBackendOpsCUDA();

@@ -11,7 +11,8 @@ typedef enum {
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
   HJ_CUDA_REGISTERS, /* TileKernelStrip: vertical strips in registers (2D star) */
   HJ_CUDA_ROWS,      /* TileKernel in 1D over every row (2D star without y couplings on this rank) */
-  HJ_CUDA_BLOCK      /* TileKernelBlock: dof > 1 */
+  HJ_CUDA_BLOCK,     /* TileKernelBlock: dof > 1 */
+  HJ_CUDA_COLUMNS    /* ColumnKernel: 3D star, x-y columns streamed through z */
 } HJCudaVariant;
 
 /* What the cycles of one stencil run: its variant, the kernel instantiation (resolved once) and the launch
@@ -28,7 +29,10 @@ typedef struct {
   unsigned                     *tileids; /* device: every tile id, the ninterior that read no ghost value first
                                               (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
   long long                     ninterior;
-  void                         *weights; /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
+  void                         *weights;  /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
+  unsigned char                *rowclass; /* the column kernel's row classes (plan/rowclass.cu; L.rowclass, L.rowtab), or NULL */
+  PetscScalar                  *rowtab;
+  PetscInt                      nrows;
 } HJCudaPlan;
 
 typedef struct {
@@ -57,6 +61,9 @@ PETSC_INTERN PetscErrorCode HJCudaStencilEnsure(HJStencil *, PetscInt, PetscBool
 PETSC_INTERN PetscErrorCode HJCudaPlanCreate(PC, HJStencil *, PetscBool, cudaStream_t, HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, const HJCudaPlan **);
+/* plan/plan.cu: whether the column kernel takes st (auto: a 3D star of dof 1, native sub-iterations, k <= its most,
+   constant or with row classes), for the default tile (HJBackendOps.defaulttile) */
+PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, const long long[3], cudaStream_t, PetscBool *);
 /* cuda/cycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
 PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);

@@ -58,8 +58,10 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
 
   L.stream = stream;
   L.b      = ba;
-  /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero) */
-  if (!zeroguess) {
+  /* 1. xpad interior <- x; from a zero guess the first cycle reads nothing (xzero). The column kernel reads x in place
+     instead where nothing is exchanged (one rank, no periodic direction) and the first cycle does not write x (n >= 2) */
+  const PetscBool inplace = (PetscBool)(p->variant == HJ_CUDA_COLUMNS && !zeroguess && !hj->ghostsf && n >= 2);
+  if (!zeroguess && !inplace) {
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream)); /* the grid's dimension (L.dim is 1 for rows) */
     PetscCall(PetscLogGpuTimeEnd());
@@ -99,6 +101,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
 
     L.xzero = zeroguess && c == 0;
     L.xpad  = cu->xpad;
+    L.xin   = inplace && c == 0 ? (const PetscScalar *)xa : nullptr;
     L.y     = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */

@@ -33,4 +33,7 @@ typedef struct {
 PETSC_INTERN void           HJDeviceAllocGroupAdd(HJDeviceAllocGroup *, void **, size_t);
 PETSC_INTERN PetscErrorCode HJDeviceAllocGroupCheck(MPI_Comm, const HJDeviceAllocGroup *, const char *);
 PETSC_INTERN PetscErrorCode HJCudaStencilInterior(const HJCudaStencil *, const long long[3], const long long[3], long long, long long, cudaStream_t, PetscBool *, PetscScalar *);
+/* cuda/plan/rowclass.cu: the row classes of a variable 3D star stencil (dof 1) whose interior row is ref: a class byte per
+   point and a table of hj::kRowClasses rows (device arrays, NULL when the rows take more values) */
+PETSC_INTERN PetscErrorCode HJCudaRowClasses(const HJCudaStencil *, const PetscScalar *, cudaStream_t, unsigned char **, PetscScalar **, PetscInt *);
 #endif

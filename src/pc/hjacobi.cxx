@@ -8,20 +8,25 @@ PETSC_INTERN PetscErrorCode PCHJacobiCite_Private(void);
 
 const char *const HJExtractPlaces[] = {"auto", "host", "device"};
 
-/* The default tile: hj::DefaultTile (arith/tilefit.hpp: whole directions where the rank boxes are short, within what the
-   CUDA tile kernels hold, on the CUDA backend) of the largest rank box of the DMDA's partition, so that every rank runs the same tile. */
-static PetscErrorCode HJDefaultTile(PC pc, PetscBool device)
+/* The default tile: the backend's own where it has one for this stencil on every rank (HJBackendOps.defaulttile: the CUDA
+   column kernel's), else hj::DefaultTile (arith/tilefit.hpp: whole directions where the rank boxes are short, within what
+   the CUDA tile kernels hold, on the CUDA backend), of the largest rank box of the DMDA's partition, so that every rank
+   runs the same tile. */
+static PetscErrorCode HJDefaultTile(PC pc, const HJBackendOps *ops)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
   const HJLayout *L  = &hj->layout;
   long long       mmax[3], t[3];
+  PetscBool       set = PETSC_FALSE, all;
 
   PetscFunctionBegin;
   for (PetscInt d = 0; d < 3; d++) {
     mmax[d] = 1;
     for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], (long long)(L->start[d][r + 1] - L->start[d][r]));
   }
-  hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), device, mmax, t);
+  if (ops->defaulttile) PetscCall((*ops->defaulttile)(pc, &hj->st, mmax, t, &set));
+  PetscCall(MPIU_Allreduce(&set, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc))); /* one tile on every rank */
+  if (!all) hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), ops->device, mmax, t);
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = (PetscInt)t[d];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -67,8 +72,6 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   /* the backend, chosen once here and before the extraction: the backend extracts (a device one where the Pmat lives) */
   PetscCall(HJBackendSelect(pc, &ops));
 
-  if (!hj->tileset) PetscCall(HJDefaultTile(pc, ops->device));
-  PetscCall(PCHJacobiCheckParameters(pc));
   PetscCheck(hj->inner == PC_HJACOBI_INNER_PRECISION_NATIVE || ops->device, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_inner_precision single is implemented by the CUDA backend only; the host backend runs in PetscScalar precision (use -pc_hjacobi_inner_precision native)");
 
   /* New values only (the same Pmat object, nonzero pattern, layout and extracting backend): a value pass. Another
@@ -99,6 +102,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
       hj->stops     = ops;
     }
   }
+  if (!hj->tileset) PetscCall(HJDefaultTile(pc, ops)); /* after the extraction: a backend's default may depend on the stencil */
+  PetscCall(PCHJacobiCheckParameters(pc));
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
   hj->ops = ops;
   PetscCall(HJWeightsSetUp(pc)); /* omega, k and the sweeps' weights (weights/weights.cxx) before the backend sets up for them (its plan holds them) */

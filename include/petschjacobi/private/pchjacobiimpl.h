@@ -99,6 +99,9 @@ typedef struct {
      any host vector); r differs from b and x. Chosen per call like the cycles (HJBackendResidual); NULL: the caller uses
      MatResidual (solve/residual.cxx) */
   PetscErrorCode (*residual)(PC, const HJStencil *, Vec b, Vec x, Vec r);
+  /* optional: the backend's own default tile for the stencil st (extracted), given the largest rank box mmax; *set
+     false: the core's (hj::DefaultTile). The CUDA backend's column kernel takes long z tiles. */
+  PetscErrorCode (*defaulttile)(PC, HJStencil *st, const long long mmax[3], long long t[3], PetscBool *set);
 } HJBackendOps;
 
 /* Three layers choose the sweeps, each calling only the ones below it (no call back up):

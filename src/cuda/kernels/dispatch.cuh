@@ -8,6 +8,7 @@
 #include "arith/dispatch.hpp"
 #include "kernels.cuh"
 #include "block.cuh"
+#include "columns.cuh"
 
 namespace hjcuda
 {
@@ -80,6 +81,12 @@ cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernelStrip<VAR, T, S, R>, L, attr);
 }
 
+template <bool VAR, class T, int K>
+cudaError_t ColumnLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
+{
+  return TileLaunchKernel<T, T>(ColumnKernel<VAR, T, K>, L, attr);
+}
+
 template <int DIM, int KIND, int DOF, class T, class S>
 cudaError_t BlockLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
@@ -117,6 +124,14 @@ struct StripEntries { /* [var][single][R = 4, 8] (2D star): 8 */
   }
 };
 template <class T>
+struct ColumnEntries { /* [var][k - 1] (3D star, dof 1, native): 2 x kColumnMaxK */
+  template <int VAR, int KM1>
+  static constexpr Launcher<T> Get()
+  {
+    return &ColumnLaunchOne<(bool)VAR, T, KM1 + 1>;
+  }
+};
+template <class T>
 struct ClassicEntries { /* [dk][var]: 10 */
   template <int DK, int VAR>
   static constexpr Launcher<T> Get()
@@ -144,6 +159,13 @@ Launcher<T> TileLauncher(const Launch<T> &L)
   }
   if (L.dim < 1 || L.dim > 3 || L.ppt < 1 || L.ppt > kMaxPointsPerThread || (L.ppt & (L.ppt - 1)) || L.nthreads > kTileMaxThreads) return nullptr;
   return hj::DispatchTable<TileEntries<T>, 5, 2, 2, 4>::At(DimKindIndex(L.dim, L.kind), L.var, L.single, Log2PPT(L.ppt));
+}
+
+template <class T>
+Launcher<T> ColumnLauncher(const Launch<T> &L)
+{
+  if (L.dim != 3 || L.kind != hj::STAR || L.dof != 1 || L.single || L.nthreads > hj::kColumnMaxThreads || (L.transpose && !L.xzero)) return nullptr;
+  return hj::DispatchTable<ColumnEntries<T>, 2, hj::kColumnMaxK>::At((int)L.var, L.k - 1);
 }
 
 template <class T>

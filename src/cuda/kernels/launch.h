@@ -79,21 +79,27 @@ struct TileArgs {
   const T  *b;    /* read: right-hand side, unpadded */
   Output<T> y;    /* write: the owned core of every tile */
   /* the stencil and weights in T (the native sweeps' SweepCoefs; the correction form's residual) */
-  const T        *coefT, *invdiagT;
-  const T        *diagT; /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
-  ConstStencil<T> cstT;
-  const T        *wT;
-  long long       nlocal;
-  Box             box;
-  long long       t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
-  const unsigned *tileids;               /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
+  const T             *coefT, *invdiagT;
+  const T             *diagT; /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
+  ConstStencil<T>      cstT;
+  const T             *wT;
+  long long            nlocal;
+  Box                  box;
+  long long            t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */
+  const unsigned      *tileids;               /* device: the tile of block b is tileids[b] (a cycle's interior or boundary
                                             tiles, Launch.ntot of them); nullptr: block b is tile b (TileId) */
-  int             k;                     /* sub-iterations */
-  int             cint;                  /* with var: every point of the owned-coordinate box [ilo, ihi) has the row
+  int                  k;                     /* sub-iterations */
+  int                  cint;                  /* with var: every point of the owned-coordinate box [ilo, ihi) has the row
                                             cst (cstT in T): the planes are read only outside it (cuda/plan/interior.cu) */
-  long long       ilo[3], ihi[3];
-  int             xzero;     /* start from x = 0 without reading xpad (first cycle from a zero guess) */
-  int             transpose; /* the transposed correction (with xzero; TileKernel, TileKernelBlock): b only
+  long long            ilo[3], ihi[3];
+  const unsigned char *rowclass;  /* the column kernel with var (or nullptr): the class of each point's row, [nlocal]: 0 the
+                                    row cstT, c > 0 the row rowtab[c] (6 coefficients, the inverse diagonal, a pad);
+                                    the planes are then not read (cuda/plan/rowclass.cu) */
+  const T             *rowtab;    /* device: kRowClasses rows of 8 values */
+  const T             *xin;       /* the column kernel: x read from this unpadded array (zero outside the owned box: one
+                                     rank, no periodic direction) instead of xpad, which is then not read; nullptr: xpad */
+  int                  xzero;     /* start from x = 0 without reading xpad (first cycle from a zero guess) */
+  int                  transpose; /* the transposed correction (with xzero; TileKernel, TileKernelBlock): b only
                                             on T's owned points, the whole of W(T) added into y (atomicAdd), y zeroed by
                                             the caller for N^T b alone */
 };
@@ -154,6 +160,9 @@ using Launcher = cudaError_t (*)(const Launch<T> &, cudaFuncAttributes *);
    nthreads; nullptr if no instantiation matches. */
 template <class T>
 Launcher<T> TileLauncher(const Launch<T> &L);
+/* The column kernel (3D star, dof 1, sub-iterations in T; L.k = 1..hj::kColumnMaxK levels; transposed only from zero) */
+template <class T>
+Launcher<T> ColumnLauncher(const Launch<T> &L);
 /* The fused classic sweep (one Jacobi sweep from xpad, or from zero with L.xzero) for L's dim, kind, var. */
 template <class T>
 Launcher<T> ClassicLauncher(const Launch<T> &L);

@@ -141,6 +141,10 @@ static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts,
 PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
 {
   PetscFunctionBegin;
+  PetscCallCUDA(cudaFree(p->rowclass));
+  PetscCallCUDA(cudaFree(p->rowtab));
+  p->rowclass = NULL;
+  p->rowtab   = NULL;
   PetscCallCUDA(cudaFree(p->tileids));
   PetscCallCUDA(cudaFree(p->weights));
   p->tileids = NULL;
@@ -256,9 +260,22 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     ;
   L->nthreads = (int)((((npts + L->ppt - 1) / L->ppt) + 31) / 32 * 32);
   p->variant  = !tile ? HJ_CUDA_CLASSIC : (ly->dof > 1 ? HJ_CUDA_BLOCK : (rows ? HJ_CUDA_ROWS : HJ_CUDA_SHARED));
+  /* the column kernel (3D star, dof 1, native sub-iterations): decided below, once the interior row and the row
+     classes are known; -pc_hjacobi_cuda_kernel columns asks for it */
+  const PetscBool colcand = (PetscBool)(tile && ly->dim == 3 && ly->dof == 1 && st->kind == hj::STAR && !L->single && (o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS));
+  const HJCuda   *cu      = (const HJCuda *)hj->data;
+  const long long ssz     = (long long)sizeof(PetscScalar);
+  if (o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
+    const hj::ColumnNeed need = hj::ColumnNeeds(p->W, (int)hj->subits, ssz);
+    PetscCheck(ly->dim == 3 && st->kind == hj::STAR && ly->dof == 1, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles 3D star (7-point) stencils of one field per point; this operator is a %" PetscInt_FMT "D %s stencil with dof %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, st->kind == hj::STAR ? "star" : "box", ly->dof);
+    PetscCheck(!L->single, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns runs its sub-iterations in PetscScalar: use -pc_hjacobi_inner_precision native, or -pc_hjacobi_cuda_kernel shared");
+    PetscCheck(!tile || hj->subits <= hj::kColumnMaxK, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles k <= %d sub-iterations; k = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared", hj::kColumnMaxK, hj->subits);
+    PetscCheck(!tile || hj::ColumnFits(p->W, (int)hj->subits, ssz, cu->smemoptin), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel columns: tile %lldx%lld in x-y needs %lld threads (one per column with the halo ring, at most %lld) and %lld bytes of shared memory (device limit %d): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1],
+               need.threads, hj::kColumnMaxThreads, need.bytes + hj::kColumnStaticBytes, cu->smemoptin);
+  }
   if (tile) {
     L->smem = (size_t)hj::TileNeeds(p->W, rows ? 1 : (int)ly->dim, (int)ly->dof, L->single, L->single ? (long long)sizeof(float) : (long long)sizeof(PetscScalar)).bytes; /* rows: no y halo */
-    PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
+    if (!colcand) PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
   }
 
   /* the stencil on the device, and the rest of the descriptor */
@@ -295,8 +312,35 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscCall(PetscInfo(pc, "tile kernel: %s\n", cint ? "one row inside the 2-point boundary shell, coefficient planes read in the shell only" : "variable rows inside, coefficient planes read everywhere"));
   }
 
+  /* the column kernel where auto takes it: the tile fits it, the operator is constant or has row classes (else its
+     planes held every face block at each step: 0.58 against 0.47 ms per cycle for TileKernel 8^3 at 257^3 on an H100)
+     and the rank has at least hj::kColumnMinTiles tiles; or the shared kernel cannot hold the tile */
+  if (colcand) {
+    const PetscBool fits = (PetscBool)(L->k <= hj::kColumnMaxK && hj::ColumnFits(p->W, L->k, ssz, cu->smemoptin));
+    if (fits && L->var && L->cint && (o->kernel == HJ_CUDA_KERNEL_COLUMNS || L->ntot >= hj::kColumnMinTiles)) { /* classes from the interior row (class 0, the kernel's cstT) */
+      const PetscScalar ref7[7] = {L->cstT.c[0], L->cstT.c[1], L->cstT.c[2], L->cstT.c[3], L->cstT.c[4], L->cstT.c[5], L->cstT.invdiag};
+      PetscCall(HJCudaRowClasses(d, ref7, stream, &p->rowclass, &p->rowtab, &p->nrows));
+    }
+    if (fits && (o->kernel == HJ_CUDA_KERNEL_COLUMNS || !hj::TileFits(p->W, 3, 1, false, ssz, cu->smemoptin) || ((!L->var || p->rowclass) && L->ntot >= hj::kColumnMinTiles))) {
+      const hj::ColumnNeed need = hj::ColumnNeeds(p->W, L->k, ssz);
+      p->variant                = HJ_CUDA_COLUMNS;
+      L->nthreads               = (int)need.threads;
+      L->smem                   = (size_t)need.bytes;
+      L->ppt                    = 1;
+      L->rowclass               = p->rowclass;
+      L->rowtab                 = p->rowtab;
+      PetscCall(PetscInfo(pc, "column kernel: %s\n", !L->var ? "constant stencil" : (p->rowclass ? "row classes (the planes unread)" : "coefficient planes read in the shell or everywhere")));
+    } else {
+      PetscCallCUDA(cudaFree(p->rowclass));
+      PetscCallCUDA(cudaFree(p->rowtab));
+      p->rowclass = NULL;
+      p->rowtab   = NULL;
+      PetscCall(HJCudaPlanTile(pc, st, npts, target, p));
+    }
+  }
+
   /* its instantiation, resolved and prepared once */
-  p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : hjcuda::TileLauncher(*L));
+  p->launch = p->variant == HJ_CUDA_CLASSIC ? hjcuda::ClassicLauncher(*L) : (p->variant == HJ_CUDA_BLOCK ? hjcuda::BlockLauncher(*L) : (p->variant == HJ_CUDA_COLUMNS ? hjcuda::ColumnLauncher(*L) : hjcuda::TileLauncher(*L)));
   PetscCheck(p->launch, comm, PETSC_ERR_PLIB, "No CUDA kernel instantiation for variant %d (dim %d, kind %d, dof %d, %d points per thread, %d threads)", (int)p->variant, L->dim, L->kind, L->dof, L->ppt, L->nthreads);
   {
     cudaFuncAttributes attr;
@@ -319,6 +363,51 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
 
 /* The plan of st: A's cycles (made at setup), or A^T's transposed correction (made at its first use after a setup: A^T
    is built lazily, and only PCApplyTranspose runs it) */
+/* Whether auto's plan of st will run the column kernel with its default tile t (hj::ColumnDefaultTile): a 3D star of
+   dof 1, native sub-iterations, k <= its most, the tile within the default tiles' shared memory, and the operator
+   constant or with row classes (the same tests as HJCudaPlanCreate's, made before the plan: the default tile is chosen
+   before the sweeps' weights, which depend on it). For HJBackendOps.defaulttile. */
+PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cudaStream_t stream, PetscBool *take)
+{
+  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  const HJLayout *ly = &hj->layout;
+  HJCudaOptions  *o;
+  long long       w[3];
+
+  PetscFunctionBegin;
+  PetscCall(HJCudaOptionsGet(pc, &o));
+  *take = PETSC_FALSE;
+  for (int k = 0; k < 3; k++) w[k] = PetscMin(t[k], (long long)ly->xm[k]);
+  if (ly->dim != 3 || ly->dof != 1 || st->kind != hj::STAR || hj->inner != PC_HJACOBI_INNER_PRECISION_NATIVE || hj->subits > hj::kColumnMaxK || !(o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS))
+    PetscFunctionReturn(PETSC_SUCCESS);
+  if (!hj::ColumnFits(w, (int)hj->subits, (long long)sizeof(PetscScalar), hj::kDefaultTileBytes)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (o->kernel == HJ_CUDA_KERNEL_AUTO && hj::NumTiles(ly->xm[0], t[0], 0) * hj::NumTiles(ly->xm[1], t[1], 0) * hj::NumTiles(ly->xm[2], t[2], 0) < hj::kColumnMinTiles) PetscFunctionReturn(PETSC_SUCCESS);
+  if (st->constant || o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
+    *take = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    PetscScalar    ref[27];
+    PetscBool      cint;
+    long long      ilo[3], ihi[3];
+    unsigned char *cls;
+    PetscScalar   *tab;
+    PetscInt       nrows;
+
+    PetscCall(HJCudaStencilEnsure(st, ly->nlocal, PETSC_FALSE, stream));
+    HJLayoutInteriorBox(ly, HJ_INTERIOR_SHELL, ilo, ihi);
+    PetscCall(HJCudaStencilInterior((const HJCudaStencil *)st->device, ilo, ihi, ly->xm[0], ly->xm[1], stream, &cint, ref));
+    if (cint) {
+      const PetscScalar ref7[7] = {ref[0], ref[1], ref[2], ref[3], ref[4], ref[5], ref[6]};
+      PetscCall(HJCudaRowClasses((const HJCudaStencil *)st->device, ref7, stream, &cls, &tab, &nrows));
+      *take = (PetscBool)(cls != NULL);
+      PetscCallCUDA(cudaFree(cls));
+      PetscCallCUDA(cudaFree(tab));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, const HJCudaPlan **plan)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
@@ -340,4 +429,4 @@ PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, con
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared"};
+const char *const HJCudaVariantNames[] = {"fused classic sweep", "shared", "registers", "shared, 1D on rows", "point-block, shared", "columns"};
