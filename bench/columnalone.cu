@@ -172,7 +172,7 @@ static float Run(int kind, const Problem &p, Dev &d, const int *t, const int *o,
     const hj::ColumnNeed need = hj::ColumnNeeds(W, K, 8);
     nth                       = (int)need.threads;
     smem                      = (size_t)need.bytes;
-    kern                      = g_const ? ColumnKernel<false, double, K> : ColumnKernel<true, double, K>;
+    kern                      = g_const ? ColumnKernel<kColumnConstant, double, K> : (d.cls ? ColumnKernel<kColumnClasses, double, K> : ColumnKernel<kColumnPlanes, double, K>);
   } else {
     long long np  = W[0] * W[1] * W[2];
     int       ppt = 1;

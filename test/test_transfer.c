@@ -70,24 +70,13 @@ static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven[], const cha
 {
   PetscInt    nlevels;
   PetscMPIInt size;
-  PetscBool   on = PETSC_TRUE, given = PETSC_FALSE, cuda = PETSC_FALSE;
+  PetscBool   on = PETSC_TRUE, given = PETSC_FALSE;
   PetscInt    refused = -1;
 
   PetscFunctionBeginUser;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_hjmg_stencil_transfer", &on, &given));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-expect_refused", &refused, NULL));
-  {
-    KSP     k0;
-    DM      dm0;
-    VecType vt;
-
-    PetscCall(PCMGGetSmoother(pc, 0, &k0));
-    PetscCall(KSPGetDM(k0, &dm0));
-    PetscCall(DMGetVecType(dm0, &vt));
-    PetscCall(PetscStrbeginswith(vt, VECCUDA, &cuda));
-    if (!cuda) PetscCall(PetscStrbeginswith(vt, VECMPICUDA, &cuda));
-  }
   PetscCall(PCMGGetLevels(pc, &nlevels));
   for (PetscInt l = 1; l < nlevels; l++) {
     KSP         kf, kc;
@@ -146,9 +135,8 @@ static PetscErrorCode Compare(PC pc, PetscInt perturbed, Mat Pgiven[], const cha
     PetscCall(RelDiff(zc, yc, &e[3]));
     for (int q = 0; q < 4; q++) worst = PetscMax(worst, e[q]);
     {
-      /* the DMDAs' own P: hjmg's stencil; on several ranks only when asked for (-pc_hjmg_stencil_transfer true), and not
-         yet with CUDA vectors */
-      const PetscBool expect = (PetscBool)(on && l != perturbed && l != refused && (size == 1 || (given && !cuda)));
+      /* the DMDAs' own P: hjmg's stencil; on several ranks only when asked for (-pc_hjmg_stencil_transfer true) */
+      const PetscBool expect = (PetscBool)(on && l != perturbed && l != refused && (size == 1 || given));
       const PetscBool good   = (PetscBool)(worst <= 1e-13 && shell == expect);
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s %s level %" PetscInt_FMT ": %s (%s): P x %.1e, y + P x %.1e, P^T r %.1e, z + P^T r %.1e\n", good ? "PASS" : "FAIL", when, l, shell ? "stencil" : "product", name ? name : "", (double)e[0], (double)e[1], (double)e[2], (double)e[3]));
       *ok = (PetscBool)(*ok && good);

@@ -97,9 +97,10 @@ inline bool ColumnFits(const long long w[3], int k, long long ssize, long long s
 
 /* The column kernel's default tile (where the CUDA backend runs it: src/cuda/backend.cu): along each direction of the
    largest rank box, ceil(m / target) tiles of equal size (30 x 14 working columns: a 32 x 16 block of 512 threads with
-   the ring; z in pieces of at most kColumnTile[2] planes, so that a 257^3 box gives about four waves of blocks on a
-   132-SM GPU) */
-constexpr long long kColumnTile[3] = {30, 14, 64};
+   the ring; z in pieces of at most kColumnTile[2] planes: a 257^3 box gets 29 x 14 x 43 tiles, 1026 of them, about
+   four waves of two blocks per SM on a 132-SM GPU; H100, bench/columnalone.cu: 0.339 ms per k = 4 cycle against 0.346
+   with 52 planes and 0.357 with 86) */
+constexpr long long kColumnTile[3] = {30, 14, 48};
 /* ... and auto takes it only with at least this many tiles (blocks) on a rank: its blocks stream long columns, so a
    grid with few of them leaves SMs idle (H100, hjmg at 257^3, run w1: levels of 129^3 and less 1.3-2.3x slower than
    TileKernel 8^3, the finest 1.25x faster) */

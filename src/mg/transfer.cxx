@@ -470,16 +470,6 @@ PetscErrorCode HJMGTransferCreate(Mat P, DM coarse, DM fine, PetscInt level, Mat
   if (fine) PetscCall(PetscObjectTypeCompare((PetscObject)fine, DMDA, &daf));
   if (!coarse || !fine) *why = "the level has no DM (interpolation given without a DMDA)";
   else if (!dac || !daf) *why = "the level and the next coarser one are not both DMDAs";
-  else if (size > 1) { /* not yet on the GPU: run v6 faulted (the kernels' thread count was the global grid's, since fixed, not run yet) */ PetscBool cuda = PETSC_FALSE;
-    VecType                                                                                                                                           vt[3];
-
-    PetscCall(MatGetVecType(P, &vt[0]));
-    PetscCall(DMGetVecType(coarse, &vt[1]));
-    PetscCall(DMGetVecType(fine, &vt[2]));
-    for (int q = 0; q < 3 && !cuda; q++) PetscCall(PetscStrbeginswith(vt[q], VECCUDA, &cuda));
-    for (int q = 0; q < 3 && !cuda; q++) PetscCall(PetscStrbeginswith(vt[q], VECMPICUDA, &cuda));
-    if (cuda) *why = "several ranks on CUDA vectors (not yet: PETSc's products)";
-  }
   if (*why) PetscFunctionReturn(PETSC_SUCCESS); /* the same answer on every rank: the levels' DMs are collective */
   PetscCall(GetDAInfo(coarse, &c));
   PetscCall(GetDAInfo(fine, &f));

@@ -81,7 +81,10 @@ static std::vector<double> Columns(const Problem &p, const int *t, const int *o,
   const TileParams<double, double> P    = L.template Params<double>();
   const long long                  W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
   const hj::ColumnNeed             need = hj::ColumnNeeds(W, K, 8);
-  EmuLaunch([&] { ColumnKernel<VAR, double, K>(P); }, P.ntiles[0] * P.ntiles[1] * P.ntiles[2], (int)need.threads);
+  const long long                  nb   = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
+  if (!VAR) EmuLaunch([&] { ColumnKernel<kColumnConstant, double, K>(P); }, nb, (int)need.threads);
+  else if (cls) EmuLaunch([&] { ColumnKernel<kColumnClasses, double, K>(P); }, nb, (int)need.threads);
+  else EmuLaunch([&] { ColumnKernel<kColumnPlanes, double, K>(P); }, nb, (int)need.threads);
   return y;
 }
 

@@ -9,7 +9,7 @@
 
 struct Problem {
   int                 n[3], kind, noff;
-  bool                var, ghost = false; /* ghost: the padded layer holds values (another rank's), read as neighbours */
+  bool                var, ghost = false;          /* ghost: the padded layer holds values (another rank's), read as neighbours */
   std::vector<double> xpad, b, coef, invdiag, cst; /* cst: the constant stencil (noff values, then the diagonal) */
   long long           N() const { return (long long)n[0] * n[1] * n[2]; }
   long long           Pad(int i, int j, int k) const { return (i + 1) + (long long)(n[0] + 2) * ((j + 1) + (long long)(n[1] + 2) * (k + 1)); }
@@ -100,4 +100,3 @@ inline std::vector<double> Reference(const Problem &p, const int *t, const int *
       }
   return out;
 }
-

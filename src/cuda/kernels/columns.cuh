@@ -28,12 +28,13 @@
      no padded copy of x), zero outside the owned box, as the padded array's layer.
    - Transposed correction (P.transpose, with P.xzero): x = 0, b only on the points T owns, every point of W(T) added
      into y (PutResult), as TileKernel.
-   - Row classes (P.rowclass, with VAR): an operator whose rows take at most hj::kRowClasses distinct values (a constant
+   - Row classes (P.rowclass, MODE kColumnClasses): an operator whose rows take at most hj::kRowClasses distinct values (a constant
      stencil with its boundary rows: mg3d, ex45) has a class per point, 0 for the row P.cst and c for row c of the
      table P.rowtab (copied to static shared memory; its row 0 is P.cst's, the plan's interior row); a point's class
      byte is read with its b and passed down the levels in one register (cq), so no level waits for a coefficient load.
-     A warp whose points all have class 0 takes the row from the parameter, any other warp takes every row from the
-     table (the same values), so a warp at a face runs one path, not both.
+     A warp whose points all have class 0 on the K planes in flight (one vote per step) takes the row from the
+     parameter, any other warp takes every row from the table (the same values), so a warp at a face runs one path,
+     not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100 runs w3 and w4).
    Shared memory: 2 K planes of sx * sy values (hj::ColumnNeeds). K (1..kColumnMaxK) is a template parameter: the level
    loop unrolls and the registers' shifts are renamings. Plain device C++ with the macros of device.h (test/emulate
    compiles it as it is). */
@@ -43,19 +44,24 @@
 
 namespace hjcuda
 {
-template <bool VAR, class T, int K>
+/* MODE: where a point's row comes from (the parameter's constant row; the planes, the constant row inside P.cint's
+   box; the row table by class) */
+constexpr int kColumnConstant = 0, kColumnPlanes = 1, kColumnClasses = 2;
+
+template <int MODE, class T, int K>
 __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
 {
-  using S = T;
+  using S               = T;
+  constexpr bool PLANES = MODE == kColumnPlanes;
   HJ_SHARED hj::Range range[3];
-  HJ_SHARED double    wraw[(K * sizeof(S) + 7) / 8]; /* the sweeps' weights (raw: a complex S has a constructor) */
+  HJ_SHARED double    wraw[(K * sizeof(S) + 7) / 8];                   /* the sweeps' weights (raw: a complex S has a constructor) */
   HJ_SHARED double    traw[(hj::kRowClasses * 8 * sizeof(S) + 7) / 8]; /* the row table (P.rowclass) */
-  S *const            wsh = reinterpret_cast<S *>(wraw);
-  S *const            tsh = reinterpret_cast<S *>(traw);
-  const bool          classes = VAR && P.rowclass; /* (uniform) */
+  S *const            wsh     = reinterpret_cast<S *>(wraw);
+  S *const            tsh     = reinterpret_cast<S *>(traw);
+  constexpr bool      classes = MODE == kColumnClasses; /* (P.rowclass set) */
 
   if (threadIdx.x < K) wsh[threadIdx.x] = P.w[threadIdx.x];
-  if (classes)
+  if constexpr (classes)
     for (int q = (int)threadIdx.x; q < hj::kRowClasses * 8; q += (int)blockDim.x) tsh[q] = P.rowtab[q];
   TileRanges<3>(P, range); /* (its barrier also publishes wsh) */
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
@@ -64,15 +70,15 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   S *const        sh = reinterpret_cast<S *>(hj_smem);
 
   /* this thread's column (ci, cj) of the buffer plane */
-  const int  e = (int)threadIdx.x, cj = e / sx, ci = e - cj * sx;
-  const bool col   = e < np;                                                /* a column of the plane (else idle) */
-  const bool inner = col && ci > 0 && ci < sx - 1 && cj > 0 && cj < sy - 1; /* a column of W(T) (else the ring) */
-  const long long gi = rx.w0 + ci - 1, gj = ry.w0 + cj - 1;                 /* its owned-box coordinates */
-  const bool ownxy = inner && gi >= rx.o0 && gi < rx.o1 && gj >= ry.o0 && gj < ry.o1;
-  const int  oz0 = (int)(rz.o0 - rz.w0) + 1, oz1 = (int)(rz.o1 - rz.w0) + 1; /* owned buffer planes [oz0, oz1) */
-  bool       cxy = !VAR;
-  int        cz0 = 0, cz1 = wz + 2; /* buffer planes with the constant row (with cxy) */
-  if (VAR && P.cint) {
+  const int       e = (int)threadIdx.x, cj = e / sx, ci = e - cj * sx;
+  const bool      col   = e < np;                                                /* a column of the plane (else idle) */
+  const bool      inner = col && ci > 0 && ci < sx - 1 && cj > 0 && cj < sy - 1; /* a column of W(T) (else the ring) */
+  const long long gi = rx.w0 + ci - 1, gj = ry.w0 + cj - 1;                      /* its owned-box coordinates */
+  const bool      ownxy = inner && gi >= rx.o0 && gi < rx.o1 && gj >= ry.o0 && gj < ry.o1;
+  const int       oz0 = (int)(rz.o0 - rz.w0) + 1, oz1 = (int)(rz.o1 - rz.w0) + 1; /* owned buffer planes [oz0, oz1) */
+  bool            cxy = !PLANES;
+  int             cz0 = 0, cz1 = wz + 2; /* buffer planes with the constant row (with cxy) */
+  if (PLANES && P.cint) {
     const long long lo = P.ilo[2] - rz.w0 + 1, hi = P.ihi[2] - rz.w0 + 1;
     cxy = gi >= P.ilo[0] && gi < P.ihi[0] && gj >= P.ilo[1] && gj < P.ihi[1];
     cz0 = (int)(lo < 0 ? 0 : (lo > wz + 2 ? wz + 2 : lo));
@@ -87,11 +93,11 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   long long  yi   = P.y.obase + gi + P.y.os1 * gj + P.y.os2 * (rz.w0 - 1);
   const bool load = col && !P.xzero;
   /* P.xin (one rank, no periodic direction): x read in place, zero outside the owned box (the padded array's layer) */
-  const bool      inxy = gi >= 0 && gi < P.box.xm0 && gj >= 0 && gj < P.box.xm1;
-  auto            X    = [&](int p) -> S { /* x of buffer plane p of this column (load) */
-    if (!P.xin) return P.xpad[xi];
-    const long long gk = rz.w0 + p - 1;
-    return (inxy && gk >= 0 && gk < P.box.xm2) ? P.xin[ui] : S(0);
+  const bool inxy = gi >= 0 && gi < P.box.xm0 && gj >= 0 && gj < P.box.xm1;
+  auto       X    = [&](int p) -> S { /* x of buffer plane p of this column (load) */
+                             if (!P.xin) return P.xpad[xi];
+                             const long long gk = rz.w0 + p - 1;
+                             return (inxy && gk >= 0 && gk < P.box.xm2) ? P.xin[ui] : S(0);
   };
 
   S A[K], B[K], bq[K + 1]; /* level l's column at planes s - l - 2 (A) and s - l - 1 (B); bq[l]: b of plane s - l */
@@ -101,7 +107,7 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   for (int l = 0; l <= K; l++) bq[l] = S(0);
   S xn = load ? X(0) : S(0), bn = S(0); /* x of plane s and b of plane s - 1, asked for a step ahead */
   /* with classes: byte l - 1 of cq is the class of plane s - l (the level that computes it), cn the class of plane s */
-  using CQ = std::conditional_t<(K <= 4), unsigned, unsigned long long>;
+  using CQ    = std::conditional_t<(K <= 4), unsigned, unsigned long long>;
   CQ       cq = 0;
   unsigned cn = 0;
 
@@ -115,14 +121,19 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
     if (load && s + 1 <= wz + 1) xn = X(s + 1);
 #pragma unroll
     for (int l = K; l >= 2; l--) bq[l] = bq[l - 1];
-    bq[1] = bn;
-    bn    = S(0);
-    if (classes) cq = (CQ)(cq << 8) | (CQ)cn;
+    bq[1]        = bn;
+    bn           = S(0);
+    bool allzero = true; /* with classes: every point of this warp's K planes in flight has class 0 (one vote a step) */
+    if constexpr (classes) {
+      constexpr CQ kmask = (CQ) ~(CQ)0 >> (8 * (int)sizeof(CQ) - 8 * K); /* K bytes */
+      cq                 = (CQ)((CQ)(cq << 8) | (CQ)cn) & kmask;
+      allzero            = HJ_WARP_ALL(cq == 0);
+    }
     if (inner && s >= 1 && s <= wz) {
       const long long gk = rz.w0 + s - 1, u = ui - P.box.xm0 * P.box.xm1; /* plane s */
       if (!P.transpose || (ownxy && gk >= rz.o0 && gk < rz.o1)) bn = P.b[u];
-      if (classes) cn = P.rowclass[u];
-      else if (VAR && !(cxy && s >= cz0 && s < cz1)) { /* its row from the planes: into L1 now, read by the K levels from the next step on */
+      if constexpr (classes) cn = P.rowclass[u];
+      else if (PLANES && !(cxy && s >= cz0 && s < cz1)) { /* its row from the planes: into L1 now, read by the K levels from the next step on */
 #pragma unroll
         for (int q = 0; q < 6; q++) HJ_PREFETCH_L1(P.coef + (q * P.nlocal + u));
         HJ_PREFETCH_L1(P.invdiag + u);
@@ -138,11 +149,11 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
       if (inner && z >= 1 && z <= wz) {
         const S *src = rd + 2 * (l - 1) * np;
         auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
-        const unsigned c = classes ? (unsigned)(cq >> (8 * (l - 1))) & 255u : 0u;
-        if (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
-          if (HJ_WARP_ALL(c == 0)) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+        if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
+          const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
+          if (allzero) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
           else v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
-        } else if (cxy && z >= cz0 && z < cz1) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+        } else if (!PLANES || (cxy && z >= cz0 && z < cz1)) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
         else {
           const long long u = ui - (l + 1) * (P.box.xm0 * P.box.xm1);
           v                 = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.invdiag[u], wsh[l - 1], GlobalCoef<S>{P.coef, P.nlocal, u});
