@@ -156,7 +156,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 
    Options Database Keys:
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
-.  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks with host vectors)
+.  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
@@ -187,8 +187,8 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    P x, y + P x, P^T r and y + P^T r on the stencil, equal to P's to rounding. P goes back before every `PCMG` setup
    (Galerkin products, `PCReset()`) and the check is made again only when P or its state changed. A level keeps P's
    products when its restriction is a matrix of its own, P differs from the Q1 weights anywhere (`-info` names the first
-   entry) or the DMDAs are not refined by 2, and for now on several ranks with CUDA vectors; on several ranks (host
-   vectors) the input's ghost values come from a box-stencil local vector of its DMDA (`DMGlobalToLocal()`). `-pc_view` lists the levels with stencil
+   entry) or the DMDAs are not refined by 2; on several ranks (only with `-pc_hjmg_stencil_transfer true`) the input's
+   ghost values come from a box-stencil local vector of its DMDA (`DMGlobalToLocal()`), on host and CUDA vectors. `-pc_view` lists the levels with stencil
    transfers and why the others have none, and the levels whose interpolation got a stored transpose; event
    `PCHJMGTransfer`.
 
