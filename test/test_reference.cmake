@@ -515,8 +515,9 @@ if(HJACOBI_WITH_CUDA)
   hj_case(columns_ref_var_3d 1 "columns" ${R} -pc_hjacobi_cuda_kernel columns -dim 3 -da_grid_x 37 -da_grid_y 21 -da_grid_z 45 -pc_hjacobi_tile 29,14,20
     -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -pc_hjacobi_omega 0.9
     ON cuda)
-  hj_case(columns_ref_constant_np2 2 "columns;mpi" ${R} -constant -dirichlet_boundary false -dirichlet_fraction 0 -dim 3 -n 35 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
-  hj_case(columns_ref_classes_np4 4 "columns;mpi" ${R} ${CLS} -dim 3 -da_grid_x 41 -da_grid_y 33 -da_grid_z 39 -pc_hjacobi_subiterations 6 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(columns_ref_constant_np2 2 "columns;mpi" ${R} -pc_hjacobi_cuda_kernel columns -constant -dirichlet_boundary false -dirichlet_fraction 0 -dim 3 -n 35 -pc_hjacobi_tile 12,9,11
+    -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+  hj_case(columns_ref_classes_np4 4 "columns;mpi" ${R} -pc_hjacobi_cuda_kernel columns -pc_hjacobi_tile 10,8,13 ${CLS} -dim 3 -da_grid_x 41 -da_grid_y 33 -da_grid_z 39 -pc_hjacobi_subiterations 6 -pc_hjacobi_cycles 2 ON cuda)
   hj_case(columns_tr_classes 1 "columns;transpose" ${R} ${TR} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -da_grid_x 23 -da_grid_y 19 -da_grid_z 17
     -pc_hjacobi_tile 7,6,9 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
   hj_expect_test(NAME cuda_columns_view_constant LABELS "cuda;columns" MATCH "tile kernel .columns., 16 tiles of at most 26x12x30 points, 416 threads"
@@ -526,6 +527,9 @@ if(HJACOBI_WITH_CUDA)
   hj_case(columns_ref_auto_classes 1 "columns;cint" ${R} ${CLS} -dim 3 -n 49 -pc_hjacobi_tile 6,4,8 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
   hj_expect_test(NAME cuda_columns_view_auto LABELS "cuda;columns;cint" MATCH "tile kernel .columns, -pc_hjacobi_cuda_kernel auto., 819 tiles of at most 6x4x8 points.*table of their 2 distinct values"
     COMMAND $<TARGET_FILE:test_reference> ${CU} ${CLS} -dim 3 -n 49 -pc_hjacobi_tile 6,4,8 -pc_hjacobi_subiterations 4 -pc_view)
+  # several ranks: the column kernel with the ghost exchange and the split cycle (interior tiles during it)
+  hj_expect_test(NAME cuda_columns_view_np2 NP 2 LABELS "cuda;columns;mpi" MATCH "tile kernel .columns., [0-9]+ tiles of at most 12x9x11.*table of their 2 distinct values"
+    COMMAND $<TARGET_FILE:test_reference> ${CU} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -n 35 -pc_hjacobi_tile 12,9,11 -pc_hjacobi_subiterations 4 -pc_view)
   hj_expect_test(NAME cuda_columns_view_variable LABELS "cuda;columns" MATCH "tile kernel .shared, -pc_hjacobi_cuda_kernel auto., 125 tiles of at most 8x8x8"
     COMMAND $<TARGET_FILE:test_reference> ${CU} -dim 3 -n 33 -pc_hjacobi_subiterations 4 -pc_view)
   hj_case(shared_ref_mixed_3d_box_single 1 "cint" ${R} -pc_hjacobi_cuda_kernel shared ${MIX} -kind box ${SINGLE} -dim 3 -n 21 ${T8O2K3} ON cuda)

@@ -24,7 +24,10 @@ static PetscErrorCode HJDefaultTile(PC pc, const HJBackendOps *ops)
     mmax[d] = 1;
     for (PetscInt r = 0; r < L->procs[d]; r++) mmax[d] = PetscMax(mmax[d], (long long)(L->start[d][r + 1] - L->start[d][r]));
   }
-  if (ops->defaulttile) PetscCall((*ops->defaulttile)(pc, &hj->st, mmax, t, &set));
+  if (ops->defaulttile) { /* (it may fail on one rank, a device allocation: every rank stops, none waits in the reduction) */
+    const PetscErrorCode ierr = (*ops->defaulttile)(pc, &hj->st, mmax, t, &set);
+    PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's default tile failed (the rank concerned printed why above)", ops->name));
+  }
   PetscCall(MPIU_Allreduce(&set, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc))); /* one tile on every rank */
   if (!all) hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), ops->device, mmax, t);
   for (PetscInt d = 0; d < 3; d++) hj->tile[d] = (PetscInt)t[d];

@@ -92,15 +92,17 @@ template <bool VAR, int K>
 static int Check(const char *name, const Problem &p, std::vector<int> t, std::vector<int> o, double w, bool cint = false, const std::vector<unsigned char> *cls = nullptr, const std::vector<double> *tab = nullptr)
 {
   int fail = 0;
-  for (int mode = 0; mode < 4; mode++) { /* from x (~1e6), from zero, the transposed correction, x read in place */
-    const bool xzero = mode == 1 || mode == 2, tr = mode == 2;
-    if (mode == 3 && p.ghost) continue; /* in place: one rank, no ghost values */
+  for (int mode = 0; mode < 8; mode++) { /* from x (~1e6), from zero, the transposed correction, x read in place; blocks
+                                           first to last, then last to first (a stray write past an owned core shows in one) */
+    const bool xzero = (mode & 3) == 1 || (mode & 3) == 2, tr = (mode & 3) == 2;
+    if ((mode & 3) == 3 && p.ghost) continue; /* in place: one rank, no ghost values */
+    emu_reverse                   = mode >= 4;
     const std::vector<double> ref = Reference(p, t.data(), o.data(), K, w, xzero, tr, tr);
-    const std::vector<double> yc  = Columns<VAR, K>(p, t.data(), o.data(), w, xzero, tr, cint, cls, tab, mode == 3);
+    const std::vector<double> yc  = Columns<VAR, K>(p, t.data(), o.data(), w, xzero, tr, cint, cls, tab, (mode & 3) == 3);
     double                    e = 0, yn = 0;
     for (long long u = 0; u < p.N(); u++) e = std::max(e, std::fabs(yc[u] - ref[u])), yn = std::max(yn, std::fabs(ref[u]));
     const bool ok = e <= 1e-13 * yn && yn > 0;
-    std::printf("hjtest %s k %d %-46s %-10s columns-ref %.2e of max|y| %.2e\n", ok ? "PASS" : "FAIL", K, name, mode == 0 ? "cycle" : (mode == 3 ? "in place" : (tr ? "transposed" : "from zero")), e / yn, yn);
+    std::printf("hjtest %s k %d %-46s %-10s columns-ref %.2e of max|y| %.2e\n", ok ? "PASS" : "FAIL", K, name, (mode & 3) == 0 ? (emu_reverse ? "cycle, rev" : "cycle") : ((mode & 3) == 3 ? (emu_reverse ? "in place, rev" : "in place") : (tr ? (emu_reverse ? "transp, rev" : "transposed") : (emu_reverse ? "zero, rev" : "from zero"))), e / yn, yn);
     fail += !ok;
   }
   return fail;
@@ -125,13 +127,7 @@ int main()
   fail += Check<true, 6>("variable, ghost layer, one tile, k 6", pg, {11, 10, 14}, {0, 0, 0}, 0.7);
   /* constant rows inside the 2-point shell, variable rows in it (mg3d's and ex45's shape): the kernel's constant row there */
   Problem pm = Make(14, 12, 19, hj::STAR, true, 1e6, 5);
-  for (int k = 2; k < pm.n[2] - 2; k++)
-    for (int j = 2; j < pm.n[1] - 2; j++)
-      for (int i = 2; i < pm.n[0] - 2; i++) {
-        const long long u = pm.U(i, j, k);
-        for (int s = 0; s < pm.noff; s++) pm.coef[s * pm.N() + u] = pm.cst[s];
-        pm.invdiag[u] = 1 / pm.cst[pm.noff];
-      }
+  ConstantInside(pm);
   fail += Check<true, 4>("constant inside (cint), 8x6x7, overlap 2,0,2", pm, {8, 6, 7}, {2, 0, 2}, 0.8, true);
   fail += Check<true, 3>("constant inside (cint), 30x14x64 (default shape)", pm, {30, 14, 64}, {0, 0, 0}, 0.8, true);
   /* row classes: the rows from a table by each point's class, no plane read (the planes hold the same rows for the reference) */

@@ -6,11 +6,15 @@
 #include <vector>
 #include "cuda_runtime.h"
 
+inline bool emu_reverse = false; /* run the blocks last to first (a write past a tile's owned core is then not overwritten
+                                    by the next tile, as in first-to-last order it is: a test runs both orders) */
+
 inline void EmuLaunch(const std::function<void()> &k, long long nblocks, int nthreads)
 {
   blockDim = dim3(nthreads);
   gridDim  = dim3((unsigned)nblocks);
-  for (long long b = 0; b < nblocks; b++) {
+  for (long long bb = 0; bb < nblocks; bb++) {
+    const long long          b = emu_reverse ? nblocks - 1 - bb : bb;
     std::barrier<>           bar(nthreads);
     std::vector<std::thread> th;
     emu_barrier = &bar;

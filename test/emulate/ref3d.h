@@ -100,3 +100,16 @@ inline std::vector<double> Reference(const Problem &p, const int *t, const int *
       }
   return out;
 }
+
+/* every point at least 2 points from each face gets the constant row p.cst (variable rows in the 2-point shell: ex45's
+   and mg3d's shape; the kernels' cint box) */
+inline void ConstantInside(Problem &p)
+{
+  for (int k = 2; k < p.n[2] - 2; k++)
+    for (int j = 2; j < p.n[1] - 2; j++)
+      for (int i = 2; i < p.n[0] - 2; i++) {
+        const long long u = p.U(i, j, k);
+        for (int s = 0; s < p.noff; s++) p.coef[s * p.N() + u] = p.cst[s];
+        p.invdiag[u] = 1 / p.cst[p.noff];
+      }
+}

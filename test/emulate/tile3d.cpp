@@ -108,13 +108,7 @@ int main()
   /* constant rows inside the 2-point shell, variable rows in it (ex45's shape): the kernel's constant row (cint) there */
   for (int kind = 0; kind < 2; kind++) {
     Problem pm = Make(14, 12, 19, kind ? hj::BOX : hj::STAR, true, 1e6, 5 + kind);
-    for (int k = 2; k < pm.n[2] - 2; k++)
-      for (int j = 2; j < pm.n[1] - 2; j++)
-        for (int i = 2; i < pm.n[0] - 2; i++) {
-          const long long u = pm.U(i, j, k);
-          for (int s = 0; s < pm.noff; s++) pm.coef[s * pm.N() + u] = pm.cst[s];
-          pm.invdiag[u] = 1 / pm.cst[pm.noff];
-        }
+    ConstantInside(pm);
     if (kind) fail += Check<hj::BOX, true>("box, constant inside (cint)", pm, {6, 5, 12}, {2, 2, 2}, 3, 0.8, true);
     else fail += Check<hj::STAR, true>("star, constant inside (cint)", pm, {8, 6, 7}, {2, 0, 2}, 4, 0.8, true);
   }
@@ -125,6 +119,12 @@ int main()
     fail += Check<hj::STAR, true>("8x8x5 rows interleaved", pi, {8, 8, 5}, {0, 0, 0}, 4, 0.8);
     fail += Check<hj::STAR, true>("8x16x4 rows interleaved o 2", pi, {8, 16, 4}, {2, 2, 2}, 3, 0.8);
     fail += Check<hj::BOX, true>("box 8x8x3 rows interleaved", pib, {8, 8, 3}, {0, 2, 0}, 2, 0.9);
+  }
+  { /* blocks last to first (launch.h): a write past a tile's owned core is not overwritten by the next tile then */
+    emu_reverse = true;
+    fail += Check<hj::STAR, true>("star variable, 6x5x9 tiles, overlap 2,2,2 (rev)", ps, {6, 5, 9}, {2, 2, 2}, 3, 0.8);
+    fail += Check<hj::BOX, true>("box variable, 6x6x8 tiles, overlap 2 (rev)", pb, {6, 6, 8}, {2, 2, 2}, 3, 0.8);
+    emu_reverse = false;
   }
   std::printf("hjtest %s\n", fail ? "FAIL (3D emulation)" : "PASS all checks");
   return fail;

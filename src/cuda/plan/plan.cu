@@ -323,12 +323,13 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     }
     if (fits && (o->kernel == HJ_CUDA_KERNEL_COLUMNS || !hj::TileFits(p->W, 3, 1, false, ssz, cu->smemoptin) || ((!L->var || p->rowclass) && L->ntot >= hj::kColumnMinTiles))) {
       const hj::ColumnNeed need = hj::ColumnNeeds(p->W, L->k, ssz);
-      p->variant                = HJ_CUDA_COLUMNS;
-      L->nthreads               = (int)need.threads;
-      L->smem                   = (size_t)need.bytes;
-      L->ppt                    = 1;
-      L->rowclass               = p->rowclass;
-      L->rowtab                 = p->rowtab;
+      PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
+      p->variant  = HJ_CUDA_COLUMNS;
+      L->nthreads = (int)need.threads;
+      L->smem     = (size_t)need.bytes;
+      L->ppt      = 1;
+      L->rowclass = p->rowclass;
+      L->rowtab   = p->rowtab;
       PetscCall(PetscInfo(pc, "column kernel: %s\n", !L->var ? "constant stencil" : (p->rowclass ? "row classes (the planes unread)" : "coefficient planes read in the shell or everywhere")));
     } else {
       PetscCallCUDA(cudaFree(p->rowclass));
@@ -378,9 +379,9 @@ PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cud
   PetscCall(HJCudaOptionsGet(pc, &o));
   *take = PETSC_FALSE;
   for (int k = 0; k < 3; k++) w[k] = PetscMin(t[k], (long long)ly->xm[k]);
-  if (ly->dim != 3 || ly->dof != 1 || st->kind != hj::STAR || hj->inner != PC_HJACOBI_INNER_PRECISION_NATIVE || hj->subits > hj::kColumnMaxK || !(o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS))
+  if (ly->dim != 3 || ly->dof != 1 || st->kind != hj::STAR || hj->inner != PC_HJACOBI_INNER_PRECISION_NATIVE || hj->subitsasked > hj::kColumnMaxK || !(o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS))
     PetscFunctionReturn(PETSC_SUCCESS);
-  if (!hj::ColumnFits(w, (int)hj->subits, (long long)sizeof(PetscScalar), hj::kDefaultTileBytes)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!hj::ColumnFits(w, (int)hj->subitsasked, (long long)sizeof(PetscScalar), hj::kDefaultTileBytes)) PetscFunctionReturn(PETSC_SUCCESS); /* (k as asked: the omega rules may lower it after the tile is chosen) */
   if (o->kernel == HJ_CUDA_KERNEL_AUTO && hj::NumTiles(ly->xm[0], t[0], 0) * hj::NumTiles(ly->xm[1], t[1], 0) * hj::NumTiles(ly->xm[2], t[2], 0) < hj::kColumnMinTiles) PetscFunctionReturn(PETSC_SUCCESS);
   if (st->constant || o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
     *take = PETSC_TRUE;
