@@ -362,12 +362,12 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The plan of st: A's cycles (made at setup), or A^T's transposed correction (made at its first use after a setup: A^T
-   is built lazily, and only PCApplyTranspose runs it) */
 /* Whether auto's plan of st will run the column kernel with its default tile t (hj::ColumnDefaultTile): a 3D star of
-   dof 1, native sub-iterations, k <= its most, the tile within the default tiles' shared memory, and the operator
-   constant or with row classes (the same tests as HJCudaPlanCreate's, made before the plan: the default tile is chosen
-   before the sweeps' weights, which depend on it). For HJBackendOps.defaulttile. */
+   dof 1, native sub-iterations, k <= its most, the tile within the default tiles' shared memory, at least
+   hj::kColumnMinTiles tiles on this rank, and the operator constant or with row classes (the same tests as
+   HJCudaPlanCreate's, made before the plan: the default tile is chosen before the sweeps' weights, which depend on it;
+   so the interior check and the row classes run here and again in the plan: setup work, counted in the one-shot
+   figures). For HJBackendOps.defaulttile. */
 PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cudaStream_t stream, PetscBool *take)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
@@ -409,6 +409,8 @@ PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cud
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The plan of st: A's cycles (made at setup), or A^T's transposed correction (made at its first use after a setup: A^T
+   is built lazily, and only PCApplyTranspose runs it) */
 PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, const HJCudaPlan **plan)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
