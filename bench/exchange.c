@@ -1,0 +1,98 @@
+/* What one ghost exchange costs between two ranks on CUDA vectors, by part (suite b6an2; CUDA builds only).
+
+   For a message of n scalars each way (a ghost plane of a 3D level: 257^2, 129^2, 65^2, 33^2): the device-to-host
+   and host-to-device copies from pageable and from pinned host memory, a host-to-host MPI_Sendrecv, and PetscSF's
+   broadcast of device memory (what hjacobi's exchange and PETSc's VecScatter call). Every time is a median of reps,
+   each rep ended by a stream synchronization or MPI completion. Run with 2 ranks. */
+#include <petscsf.h>
+#include <cuda_runtime_api.h>
+
+static int Cmp(const void *a, const void *b)
+{
+  const double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double Median(double *t, int n)
+{
+  qsort(t, (size_t)n, sizeof(double), Cmp);
+  return t[n / 2];
+}
+
+#define CU(call) \
+  do { \
+    cudaError_t e_ = (call); \
+    PetscCheck(e_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s: %s", #call, cudaGetErrorString(e_)); \
+  } while (0)
+
+int main(int argc, char **argv)
+{
+  PetscMPIInt  rank, size;
+  PetscInt     reps = 50, sizes[8] = {66049, 16641, 4225, 1089}, nsizes = 4;
+  double       t[200];
+  cudaStream_t s;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, "ghost exchange cost by part"));
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCheck(size == 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "run with 2 ranks");
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sizes", sizes, &nsizes, NULL));
+  reps = PetscMin(reps, 200);
+  CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (PetscInt q = 0; q < nsizes; q++) {
+    const PetscInt n     = sizes[q];
+    const size_t   bytes = (size_t)n * sizeof(PetscScalar);
+    PetscScalar   *d, *pg, *pg2, *pin;
+    double         dpg, hpg, dpin, hpin, mpi, sf;
+    PetscSF        g;
+    PetscSFNode   *remote;
+    PetscInt      *ilocal;
+
+    CU(cudaMalloc((void **)&d, 2 * bytes));
+    CU(cudaMemset(d, 0, 2 * bytes));
+    PetscCall(PetscMalloc2(n, &pg, n, &pg2));
+    for (PetscInt i = 0; i < n; i++) pg[i] = pg2[i] = 1.0;
+    CU(cudaMallocHost((void **)&pin, bytes));
+    for (PetscInt i = 0; i < n; i++) pin[i] = 1.0;
+#define TIMEIT(expr, out) \
+  do { \
+    for (PetscInt r = 0; r < reps + 2; r++) { \
+      double t0 = MPI_Wtime(); \
+      expr; \
+      if (r >= 2) t[r - 2] = MPI_Wtime() - t0; \
+    } \
+    out = Median(t, (int)reps); \
+  } while (0)
+    TIMEIT(CU(cudaMemcpyAsync(pg, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)), dpg);
+    TIMEIT(CU(cudaMemcpyAsync(d, pg, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), hpg);
+    TIMEIT(CU(cudaMemcpyAsync(pin, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)), dpin);
+    TIMEIT(CU(cudaMemcpyAsync(d, pin, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), hpin);
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    TIMEIT(PetscCallMPI(MPI_Sendrecv(pg, (int)n, MPIU_SCALAR, 1 - rank, 0, pg2, (int)n, MPIU_SCALAR, 1 - rank, 0, PETSC_COMM_WORLD, MPI_STATUS_IGNORE)), mpi);
+    /* the SF: my n leaves (d2) are the other rank's n roots (d), in order */
+    PetscCall(PetscMalloc1(n, &remote));
+    PetscCall(PetscMalloc1(n, &ilocal));
+    for (PetscInt i = 0; i < n; i++) {
+      remote[i].rank  = 1 - rank;
+      remote[i].index = i;
+      ilocal[i]       = n + i;
+    }
+    PetscCall(PetscSFCreate(PETSC_COMM_WORLD, &g));
+    PetscCall(PetscSFSetGraph(g, 2 * n, n, ilocal, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
+    PetscCall(PetscSFSetUp(g));
+    PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+    TIMEIT(PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, d, PETSC_MEMTYPE_CUDA, d, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, d, d, MPI_REPLACE)); CU(cudaDeviceSynchronize()), sf);
+    PetscCall(PetscSFDestroy(&g));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
+                          "exchange n=%" PetscInt_FMT " bytes=%zu (rank 0, us): D2H pageable %.1f pinned %.1f | H2D pageable %.1f pinned %.1f | MPI_Sendrecv host %.1f | PetscSF device bcast %.1f\n",
+                          n, bytes, 1e6 * dpg, 1e6 * dpin, 1e6 * hpg, 1e6 * hpin, 1e6 * mpi, 1e6 * sf));
+    PetscCall(PetscFree2(pg, pg2));
+    CU(cudaFreeHost(pin));
+    CU(cudaFree(d));
+  }
+  CU(cudaStreamDestroy(s));
+  PetscCall(PetscFinalize());
+  return 0;
+}
