@@ -28,7 +28,8 @@ static double Median(double *t, int n)
 int main(int argc, char **argv)
 {
   PetscMPIInt  rank, size;
-  PetscInt     reps = 50, sizes[8] = {66049, 16641, 4225, 1089}, nsizes = 4;
+  PetscInt     reps = 50, sizes[8] = {66049, 16641, 4225, 1089}, nsizes = 8;
+  PetscBool    set;
   double       t[200];
   cudaStream_t s;
 
@@ -38,14 +39,15 @@ int main(int argc, char **argv)
   PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
   PetscCheck(size == 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "run with 2 ranks");
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
-  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sizes", sizes, &nsizes, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-sizes", sizes, &nsizes, &set));
+  if (!set) nsizes = 4; /* not given: PETSc sets the count to 0 */
   reps = PetscMin(reps, 200);
   CU(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   for (PetscInt q = 0; q < nsizes; q++) {
     const PetscInt n     = sizes[q];
     const size_t   bytes = (size_t)n * sizeof(PetscScalar);
-    PetscScalar   *d, *pg, *pg2, *pin;
-    double         dpg, hpg, dpin, hpin, mpi, sf;
+    PetscScalar   *d, *pg, *pg2, *pin, *pin2;
+    double         dpg, hpg, dpin, hpin, mpi, sf, sfh, staged;
     PetscSF        g;
     PetscSFNode   *remote;
     PetscInt      *ilocal;
@@ -54,8 +56,9 @@ int main(int argc, char **argv)
     CU(cudaMemset(d, 0, 2 * bytes));
     PetscCall(PetscMalloc2(n, &pg, n, &pg2));
     for (PetscInt i = 0; i < n; i++) pg[i] = pg2[i] = 1.0;
-    CU(cudaMallocHost((void **)&pin, bytes));
-    for (PetscInt i = 0; i < n; i++) pin[i] = 1.0;
+    CU(cudaMallocHost((void **)&pin, 2 * bytes));
+    pin2 = pin + n;
+    for (PetscInt i = 0; i < 2 * n; i++) pin[i] = 1.0;
 #define TIMEIT(expr, out) \
   do { \
     for (PetscInt r = 0; r < reps + 2; r++) { \
@@ -84,10 +87,14 @@ int main(int argc, char **argv)
     PetscCall(PetscSFSetUp(g));
     PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
     TIMEIT(PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, d, PETSC_MEMTYPE_CUDA, d, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, d, d, MPI_REPLACE)); CU(cudaDeviceSynchronize()), sf);
+    /* the same SF on pinned host memory (MPI only), and the staged path: copy to pinned memory, that, copy back */
+    TIMEIT(PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_HOST, pin, PETSC_MEMTYPE_HOST, pin, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, pin, pin, MPI_REPLACE)), sfh);
+    TIMEIT(CU(cudaMemcpyAsync(pin, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)); PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_HOST, pin, PETSC_MEMTYPE_HOST, pin, MPI_REPLACE));
+           PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, pin, pin, MPI_REPLACE)); CU(cudaMemcpyAsync(d + n, pin2, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), staged);
     PetscCall(PetscSFDestroy(&g));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "exchange n=%" PetscInt_FMT " bytes=%zu (rank 0, us): D2H pageable %.1f pinned %.1f | H2D pageable %.1f pinned %.1f | MPI_Sendrecv host %.1f | PetscSF device bcast %.1f\n",
-                          n, bytes, 1e6 * dpg, 1e6 * dpin, 1e6 * hpg, 1e6 * hpin, 1e6 * mpi, 1e6 * sf));
+                          "exchange n=%" PetscInt_FMT " bytes=%zu (rank 0, us): D2H pageable %.1f pinned %.1f | H2D pageable %.1f pinned %.1f | MPI_Sendrecv host %.1f | PetscSF device bcast %.1f | PetscSF pinned host bcast %.1f | staged through pinned memory %.1f\n",
+                          n, bytes, 1e6 * dpg, 1e6 * dpin, 1e6 * hpg, 1e6 * hpin, 1e6 * mpi, 1e6 * sf, 1e6 * sfh, 1e6 * staged));
     PetscCall(PetscFree2(pg, pg2));
     CU(cudaFreeHost(pin));
     CU(cudaFree(d));
