@@ -89,12 +89,9 @@ int main(int argc, char **argv)
     TIMEIT(PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, d, PETSC_MEMTYPE_CUDA, d, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, d, d, MPI_REPLACE)); CU(cudaDeviceSynchronize()), sf);
     /* the same SF on pinned host memory (MPI only), and the staged path: copy to pinned memory, that, copy back */
     TIMEIT(PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_HOST, pin, PETSC_MEMTYPE_HOST, pin, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, pin, pin, MPI_REPLACE)), sfh);
-    TIMEIT(CU(cudaMemcpyAsync(pin, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)); PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_HOST, pin, PETSC_MEMTYPE_HOST, pin, MPI_REPLACE));
-           PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, pin, pin, MPI_REPLACE)); CU(cudaMemcpyAsync(d + n, pin2, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), staged);
+    TIMEIT(CU(cudaMemcpyAsync(pin, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)); PetscCall(PetscSFBcastWithMemTypeBegin(g, MPIU_SCALAR, PETSC_MEMTYPE_HOST, pin, PETSC_MEMTYPE_HOST, pin, MPI_REPLACE)); PetscCall(PetscSFBcastEnd(g, MPIU_SCALAR, pin, pin, MPI_REPLACE)); CU(cudaMemcpyAsync(d + n, pin2, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), staged);
     PetscCall(PetscSFDestroy(&g));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD,
-                          "exchange n=%" PetscInt_FMT " bytes=%zu (rank 0, us): D2H pageable %.1f pinned %.1f | H2D pageable %.1f pinned %.1f | MPI_Sendrecv host %.1f | PetscSF device bcast %.1f | PetscSF pinned host bcast %.1f | staged through pinned memory %.1f\n",
-                          n, bytes, 1e6 * dpg, 1e6 * dpin, 1e6 * hpg, 1e6 * hpin, 1e6 * mpi, 1e6 * sf, 1e6 * sfh, 1e6 * staged));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "exchange n=%" PetscInt_FMT " bytes=%zu (rank 0, us): D2H pageable %.1f pinned %.1f | H2D pageable %.1f pinned %.1f | MPI_Sendrecv host %.1f | PetscSF device bcast %.1f | PetscSF pinned host bcast %.1f | staged through pinned memory %.1f\n", n, bytes, 1e6 * dpg, 1e6 * dpin, 1e6 * hpg, 1e6 * hpin, 1e6 * mpi, 1e6 * sf, 1e6 * sfh, 1e6 * staged));
     PetscCall(PetscFree2(pg, pg2));
     CU(cudaFreeHost(pin));
     CU(cudaFree(d));

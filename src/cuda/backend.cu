@@ -68,6 +68,21 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
     PetscCallCUDA(cudaStreamGetPriority(stream, &cu->petscprio));
     PetscCall(PetscInfo(pc, "Split cycles: second stream at priority %d, PETSc's stream at %d (lower is more urgent)\n", cu->sideprio, cu->petscprio));
   }
+  /* the staged exchange (cuda/exchange.cu), made from this ghost SF once; every rank takes the same path, or the
+     messages of the two would not meet */
+  if (hj->ghostsf) {
+    PetscObjectId id;
+    PetscBool     staged = HJCudaStagedExchange(o);
+
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &staged, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PetscObjectGetId((PetscObject)hj->ghostsf, &id));
+    if (!staged) PetscCall(HJCudaExchangeDestroy(&cu->ex));
+    else if (!cu->ex.sf || cu->exof != id) {
+      PetscCall(HJCudaExchangeCreate(hj->ghostsf, &cu->ex));
+      cu->exof = id;
+      PetscCall(PetscInfo(pc, "Ghost exchange staged through pinned host memory: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received\n", cu->ex.nsend, cu->ex.nrecv));
+    }
+  } else PetscCall(HJCudaExchangeDestroy(&cu->ex));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -84,6 +99,7 @@ static PetscErrorCode HJReset_CUDA(PC pc)
   PetscCallCUDA(cudaFree(cu->ypad));
   PetscCall(HJCudaPlanDestroy(&cu->plan));
   PetscCall(HJCudaPlanDestroy(&cu->planT));
+  PetscCall(HJCudaExchangeDestroy(&cu->ex));
   if (cu->side) {
     PetscCallCUDA(cudaStreamSynchronize(cu->side)); /* joined into PETSc's stream already; nothing should be left */
     PetscCallCUDA(cudaEventDestroy(cu->forked));
@@ -136,6 +152,11 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     else if (!hj->overlapcommset) how = "not used: MPI is not GPU-aware";
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
   }
+  if (hj->ghostsf) {
+    if (cu->ex.sf)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange staged through pinned host memory, rank 0: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received (-pc_hjacobi_cuda_staged_exchange true%s)\n", cu->ex.nsend, cu->ex.nrecv, o->stagedset ? "" : ", default: MPI is not GPU-aware"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange by PetscSF on the device arrays (-pc_hjacobi_cuda_staged_exchange false%s)\n", o->stagedset ? "" : ", default: MPI is GPU-aware"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,7 +194,7 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
 {
   HJCudaOptions *o;
   PetscInt       kernel, strip, threads;
-  PetscBool      forcetile, flg;
+  PetscBool      forcetile, flg, staged;
 
   PetscFunctionBegin;
   PetscCall(HJCudaOptionsGet(pc, &o));
@@ -193,6 +214,10 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(o), &o->side, &flg));
   if (flg) o->sideset = PETSC_TRUE;
+  staged = HJCudaStagedExchange(o);
+  PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_staged_exchange", "Stage the ghost exchange through pinned host memory (default: true when MPI is not GPU-aware)", "PCHJACOBI", staged, &o->staged, &flg));
+  if (flg) o->stagedset = PETSC_TRUE;
+  if (HJCudaStagedExchange(o) != staged) pc->setupcalled = 0; /* made at setup */
   if (kernel != (PetscInt)o->kernel || strip != o->strip || threads != o->threads || forcetile != o->forcetile) pc->setupcalled = 0;
   o->threads   = threads;
   o->kernel    = (HJCudaKernel)kernel;

@@ -23,11 +23,12 @@ PETSC_INTERN const char *const HJCudaKernels[];
    PC_HJacobi.backendopts[PC_HJACOBI_BACKEND_CUDA] until PCDestroy; setup chooses the kernel from them. */
 typedef struct {
   HJCudaKernel kernel;
-  PetscInt     strip;         /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
-  PetscInt     threads;       /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
-  PetscBool    forcetile;     /* the tile kernel also for k = 1 (testing) */
-  PetscBool    side, sideset; /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
-  PetscInt     failalloc;     /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to allocate
+  PetscInt     strip;             /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
+  PetscInt     threads;           /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
+  PetscBool    forcetile;         /* the tile kernel also for k = 1 (testing) */
+  PetscBool    side, sideset;     /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
+  PetscBool    staged, stagedset; /* -pc_hjacobi_cuda_staged_exchange, and whether given (HJCudaStagedExchange) */
+  PetscInt     failalloc;         /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to allocate
                               its planes (-1: none) */
 } HJCudaOptions;
 /* the PC's options (the defaults, made at first use, where PCSetFromOptions was not called) */
@@ -39,6 +40,14 @@ PETSC_INTERN PetscErrorCode HJCudaOptionsGet(PC, HJCudaOptions **);
 static inline PetscBool HJCudaSideStream(const HJCudaOptions *o)
 {
   return o->sideset ? o->side : (PetscBool)!use_gpu_aware_mpi;
+}
+
+/* Whether the ghost exchange is staged through pinned host memory (cuda/exchange.cu): as given
+   (-pc_hjacobi_cuda_staged_exchange), else when MPI is not GPU-aware; with GPU-aware MPI PetscSF hands MPI the device
+   arrays. Setup makes every rank agree. */
+static inline PetscBool HJCudaStagedExchange(const HJCudaOptions *o)
+{
+  return o->stagedset ? o->staged : (PetscBool)!use_gpu_aware_mpi;
 }
 
 /* extract/hjextract.cu: the backend's extraction, a device stencil's transpose and host arrays */

@@ -35,6 +35,17 @@ typedef struct {
   PetscInt                      nrows;
 } HJCudaPlan;
 
+/* The ghost exchange staged through pinned host memory (cuda/exchange.cu), made at setup when MPI is not GPU-aware:
+   a compact PetscSF on host memory whose roots are the nsend owned values other ranks read and whose leaves are the
+   nrecv ghost values; idx (device): their padded indices, the nsend then the nrecv; dbuf (device) and hbuf (pinned
+   host): the same two parts. sf NULL: the exchange is PetscSF's broadcast of the device arrays. */
+typedef struct {
+  PetscSF      sf;
+  PetscInt     nsend, nrecv;
+  PetscInt    *idx;
+  PetscScalar *dbuf, *hbuf;
+} HJCudaExchange;
+
 typedef struct {
   PetscInt     npadded;     /* scalars of a padded array (points x dof) */
   PetscScalar *xpad, *ypad; /* padded work arrays; their layer outside the domain is zero forever */
@@ -45,9 +56,11 @@ typedef struct {
      setup whose plan is split, destroyed in reset. side: non-blocking (no implicit order with PETSc's stream, which
      is by default the legacy NULL stream), at the device's least priority; forked/joined: events without timing
      that order it with PETSc's stream. sideprio, petscprio: the priorities (view). */
-  cudaStream_t side;
-  cudaEvent_t  forked, joined;
-  int          sideprio, petscprio;
+  cudaStream_t   side;
+  cudaEvent_t    forked, joined;
+  int            sideprio, petscprio;
+  HJCudaExchange ex;   /* staged exchange, or ex.sf NULL */
+  PetscObjectId  exof; /* the id of the ghost SF ex was made from */
 } HJCuda;
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
@@ -64,6 +77,12 @@ PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, co
 /* plan/plan.cu: whether the column kernel takes st (auto: a 3D star of dof 1, native sub-iterations, k <= its most,
    constant or with row classes), for the default tile (HJBackendOps.defaulttile) */
 PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, const long long[3], cudaStream_t, PetscBool *);
+/* cuda/exchange.cu: the staged exchange made from the layout's ghost SF (collective), destroyed; an exchange of
+   xpad's ghost layer begun and ended on a stream, staged when ex->sf is set, else PetscSF's broadcast on the device */
+PETSC_INTERN PetscErrorCode HJCudaExchangeCreate(PetscSF, HJCudaExchange *);
+PETSC_INTERN PetscErrorCode HJCudaExchangeDestroy(HJCudaExchange *);
+PETSC_INTERN PetscErrorCode HJCudaExchangeBegin(const HJCudaExchange *, PetscSF, PetscScalar *, cudaStream_t);
+PETSC_INTERN PetscErrorCode HJCudaExchangeEnd(const HJCudaExchange *, PetscSF, PetscScalar *, cudaStream_t);
 /* cuda/cycle.cu: the backend's cycles and transposed correction (HJBackendOps.cycles, correctT) */
 PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);

@@ -73,9 +73,9 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
      owned points of ypad (or x): nothing orders the two groups within a cycle, nor the interior tiles and the
      exchange's unpack.
      One stream (GPU-aware MPI, or -pc_hjacobi_cuda_side_stream false): begin, the interior launch, end, the boundary
-     launch, all on PETSc's stream. With MPI that is not GPU-aware PetscSF copies through pageable host buffers on
-     PETSc's stream (begin: pack, device-to-host copy, stream synchronization, MPI start; end: MPI wait, host-to-device
-     copy, unpack), so there the copy back waits for the interior tiles queued before it, and the unpack and the
+     launch, all on PETSc's stream. With MPI that is not GPU-aware the exchange is staged through pinned host buffers
+     on PETSc's stream (cuda/exchange.cu; begin: gather, device-to-host copy, stream synchronization, MPI start; end:
+     MPI wait, host-to-device copy, scatter), so there the copy back waits for the interior tiles queued before it, and the unpack and the
      boundary tiles follow them. Second stream (the default without GPU-aware MPI): after the begin, PETSc's stream
      records `forked` and cu->side waits for it (so the interior tiles follow the pack and everything before it: the
      previous cycle, joined below, and the pad copy); the interior tiles go on cu->side, which records `joined`; the
@@ -109,7 +109,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
-      PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
+      PetscCall(HJCudaExchangeBegin(&cu->ex, hj->ghostsf, cu->xpad, stream));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     if (fork) {
@@ -120,7 +120,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     } else if (split && p->ninterior) PetscCall(run(p->tileids, p->ninterior, 0, stream));
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
-      PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
+      PetscCall(HJCudaExchangeEnd(&cu->ex, hj->ghostsf, cu->xpad, stream));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
     if (!split) PetscCall(run(nullptr, p->L.ntot, p->flops, stream));

@@ -123,8 +123,8 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, 1, box, xa, cu->xpad, stream));
     PetscCall(PetscLogGpuTimeEnd());
-    PetscCall(PetscSFBcastWithMemTypeBegin(hj->ghostsf, MPIU_SCALAR, PETSC_MEMTYPE_CUDA, cu->xpad, PETSC_MEMTYPE_CUDA, cu->xpad, MPI_REPLACE));
-    PetscCall(PetscSFBcastEnd(hj->ghostsf, MPIU_SCALAR, cu->xpad, cu->xpad, MPI_REPLACE));
+    PetscCall(HJCudaExchangeBegin(&cu->ex, hj->ghostsf, cu->xpad, stream));
+    PetscCall(HJCudaExchangeEnd(&cu->ex, hj->ghostsf, cu->xpad, stream));
   }
 
   /* 2. r = b - A x: one thread per owned point */
