@@ -68,21 +68,18 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
     PetscCallCUDA(cudaStreamGetPriority(stream, &cu->petscprio));
     PetscCall(PetscInfo(pc, "Split cycles: second stream at priority %d, PETSc's stream at %d (lower is more urgent)\n", cu->sideprio, cu->petscprio));
   }
-  /* the staged exchange (cuda/exchange.cu), made from this ghost SF once; every rank takes the same path, or the
-     messages of the two would not meet */
-  if (hj->ghostsf) {
-    PetscObjectId id;
-    PetscBool     staged = HJCudaStagedExchange(o);
+  /* the staged exchange (cuda/exchange.cu) is made at the first exchange (HJCudaExchangeReady), not here: making it is
+     collective, and a rank may have failed above (PCSetUp_HJacobi collects that after this function). Kept while the
+     ghost SF and the option are the same. */
+  {
+    PetscObjectId id = 0;
 
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &staged, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
-    PetscCall(PetscObjectGetId((PetscObject)hj->ghostsf, &id));
-    if (!staged) PetscCall(HJCudaExchangeDestroy(&cu->ex));
-    else if (!cu->ex.sf || cu->exof != id) {
-      PetscCall(HJCudaExchangeCreate(hj->ghostsf, &cu->ex));
-      cu->exof = id;
-      PetscCall(PetscInfo(pc, "Ghost exchange staged through pinned host memory: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received\n", cu->ex.nsend, cu->ex.nrecv));
+    if (hj->ghostsf) PetscCall(PetscObjectGetId((PetscObject)hj->ghostsf, &id));
+    if (!hj->ghostsf || id != cu->exof || HJCudaStagedExchange(o) != cu->exasked) {
+      PetscCall(HJCudaExchangeDestroy(&cu->ex));
+      cu->exready = PETSC_FALSE;
     }
-  } else PetscCall(HJCudaExchangeDestroy(&cu->ex));
+  }
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", HJCudaExtractCompare)); /* testing: test/test_extract.c */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -153,8 +150,11 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
   }
   if (hj->ghostsf) {
-    if (cu->ex.sf)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange staged through pinned host memory, rank 0: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received (-pc_hjacobi_cuda_staged_exchange true%s)\n", cu->ex.nsend, cu->ex.nrecv, o->stagedset ? "" : ", default: MPI is not GPU-aware"));
+    const PetscBool staged      = cu->exready ? (PetscBool)(cu->ex.sf != NULL) : HJCudaStagedExchange(o); /* made at the first exchange */
+    char            counts[128] = "";
+
+    if (cu->ex.sf) PetscCall(PetscSNPrintf(counts, sizeof(counts), ", rank 0: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received", cu->ex.nsend, cu->ex.nrecv));
+    if (staged) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange staged through pinned host memory%s (-pc_hjacobi_cuda_staged_exchange true%s)\n", counts, o->stagedset ? "" : ", default: MPI is not GPU-aware"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange by PetscSF on the device arrays (-pc_hjacobi_cuda_staged_exchange false%s)\n", o->stagedset ? "" : ", default: MPI is GPU-aware"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

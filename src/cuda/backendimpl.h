@@ -59,8 +59,10 @@ typedef struct {
   cudaStream_t   side;
   cudaEvent_t    forked, joined;
   int            sideprio, petscprio;
-  HJCudaExchange ex;   /* staged exchange, or ex.sf NULL */
-  PetscObjectId  exof; /* the id of the ghost SF ex was made from */
+  HJCudaExchange ex;      /* staged exchange, or ex.sf NULL */
+  PetscBool      exready; /* ex made (HJCudaExchangeReady) for this ghost SF (its id exof) and this option (exasked) */
+  PetscObjectId  exof;
+  PetscBool      exasked;
 } HJCuda;
 
 static_assert(hjcuda::kBlockMaxDof == HJ_MAX_DOF, "the point-block kernel covers every dof the library accepts");
@@ -77,8 +79,10 @@ PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, co
 /* plan/plan.cu: whether the column kernel takes st (auto: a 3D star of dof 1, native sub-iterations, k <= its most,
    constant or with row classes), for the default tile (HJBackendOps.defaulttile) */
 PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, const long long[3], cudaStream_t, PetscBool *);
-/* cuda/exchange.cu: the staged exchange made from the layout's ghost SF (collective), destroyed; an exchange of
+/* cuda/exchange.cu: the exchange chosen and made at its first use after a setup (collective: every rank exchanges
+   there), the staged exchange made from the layout's ghost SF (collective), destroyed; an exchange of
    xpad's ghost layer begun and ended on a stream, staged when ex->sf is set, else PetscSF's broadcast on the device */
+PETSC_INTERN PetscErrorCode HJCudaExchangeReady(PC);
 PETSC_INTERN PetscErrorCode HJCudaExchangeCreate(PetscSF, HJCudaExchange *);
 PETSC_INTERN PetscErrorCode HJCudaExchangeDestroy(HJCudaExchange *);
 PETSC_INTERN PetscErrorCode HJCudaExchangeBegin(const HJCudaExchange *, PetscSF, PetscScalar *, cudaStream_t);

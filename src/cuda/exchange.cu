@@ -40,6 +40,29 @@ PetscErrorCode HJCudaExchangeDestroy(HJCudaExchange *ex)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Before an exchange: at the first after a setup, every rank agrees on the path (or their messages would not meet)
+   and makes the staged one. Collective, as every exchange is. */
+PetscErrorCode HJCudaExchangeReady(PC pc)
+{
+  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  HJCuda        *cu = (HJCuda *)hj->data;
+  HJCudaOptions *o;
+  PetscBool      staged;
+
+  PetscFunctionBegin;
+  if (cu->exready) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(HJCudaOptionsGet(pc, &o));
+  cu->exasked = staged = HJCudaStagedExchange(o);
+  PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &staged, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
+  PetscCall(HJCudaExchangeDestroy(&cu->ex));
+  if (staged) PetscCall(HJCudaExchangeCreate(hj->ghostsf, &cu->ex));
+  PetscCall(PetscObjectGetId((PetscObject)hj->ghostsf, &cu->exof));
+  cu->exready = PETSC_TRUE;
+  if (staged) PetscCall(PetscInfo(pc, "Ghost exchange staged through pinned host memory: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received\n", cu->ex.nsend, cu->ex.nrecv));
+  else PetscCall(PetscInfo(pc, "Ghost exchange by PetscSF on the device arrays\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The compact SF of the ghost SF g (collective on g's communicator). Every root some leaf reads gets a slot (a
    reduction of ones from the leaves); the leaves learn their root's slot (a broadcast); the compact SF's leaf i is g's
    leaf i. Host arrays of g's roots live only here. */

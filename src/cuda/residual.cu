@@ -123,6 +123,7 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     PetscCall(PetscLogGpuTimeBegin());
     PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, 1, box, xa, cu->xpad, stream));
     PetscCall(PetscLogGpuTimeEnd());
+    PetscCall(HJCudaExchangeReady(pc));
     PetscCall(HJCudaExchangeBegin(&cu->ex, hj->ghostsf, cu->xpad, stream));
     PetscCall(HJCudaExchangeEnd(&cu->ex, hj->ghostsf, cu->xpad, stream));
   }
