@@ -28,3 +28,11 @@ if(HJACOBI_WITH_CUDA) # the host and CUDA compilers lay out the PC context the s
   add_test(NAME layout_host_cuda COMMAND bash -c "a=$($<TARGET_FILE:test_layout_cxx>) && b=$($<TARGET_FILE:test_layout_cu>) && echo \"C++: $a\" && echo \"CUDA: $b\" && [ \"$a\" = \"$b\" ]")
   set_tests_properties(layout_host_cuda PROPERTIES LABELS "host;complex")
 endif()
+# the compact star forest of the CUDA backend's staged exchange (grid/compact.hpp) against PetscSF's own broadcast, on
+# random graphs (own rank, shared roots, ranks with no roots or no leaves, scattered leaves), 1 to 4 ranks; no GPU needed
+hjacobi_add_executable(test_compact test_compact.cxx)
+target_include_directories(test_compact PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+set_target_properties(test_compact PROPERTIES CXX_STANDARD 17)
+foreach(np 1 2 3 4)
+  hjacobi_add_test(NAME compact_sf_np${np} NP ${np} LABELS "host;mpi" PASS "hjtest PASS all" FAIL "hjtest FAIL" TIMEOUT 120 COMMAND $<TARGET_FILE:test_compact>)
+endforeach()

@@ -4,10 +4,11 @@
    memory and sent by PetscSF from there (bench/exchange, run b6an3). So with MPI that is not GPU-aware the cycle and
    the residual exchange through a compact PetscSF on host memory: roots are the owned values other ranks read, in one
    pinned array, leaves the ghost values, in another; a gather kernel and one copy fill the first, one copy and a
-   scatter kernel empty the second. The compact SF is made from the layout's ghost SF at setup, with PetscSF's own
-   reduction and broadcast, so the two carry the same values by construction. */
+   scatter kernel empty the second. The compact SF is made from the layout's ghost SF (grid/compact.hpp, tested alone
+   on random graphs by test/test_compact.cxx) at the first exchange after a setup. */
 #include <petscdevice_cuda.h>
 #include "cuda/backendimpl.h"
+#include "grid/compact.hpp"
 
 namespace
 {
@@ -63,59 +64,22 @@ PetscErrorCode HJCudaExchangeReady(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The compact SF of the ghost SF g (collective on g's communicator). Every root some leaf reads gets a slot (a
-   reduction of ones from the leaves); the leaves learn their root's slot (a broadcast); the compact SF's leaf i is g's
-   leaf i. Host arrays of g's roots live only here. */
+/* The compact SF of the ghost SF g (grid/compact.hpp; collective on g's communicator), its indices and buffers on the
+   device, its pinned host buffers */
 PetscErrorCode HJCudaExchangeCreate(PetscSF g, HJCudaExchange *ex)
 {
-  MPI_Comm           comm;
-  PetscInt           nroots, nleaves, nsend = 0, *slot, *ones, *leafslot, *idx;
-  const PetscInt    *ilocal;
-  const PetscSFNode *iremote;
-  PetscSFNode       *remote;
-  PetscSF            gc;
+  PetscInt *idx;
 
   PetscFunctionBegin;
   PetscCall(HJCudaExchangeDestroy(ex));
-  PetscCall(PetscObjectGetComm((PetscObject)g, &comm));
-  PetscCall(PetscSFGetGraph(g, &nroots, &nleaves, &ilocal, &iremote));
-  /* g with its leaves numbered 0..nleaves-1, so that leaf arrays hold nleaves entries, not a padded array's */
-  PetscCall(PetscSFCreate(comm, &gc));
-  PetscCall(PetscSFSetGraph(gc, nroots, nleaves, NULL, PETSC_COPY_VALUES, const_cast<PetscSFNode *>(iremote), PETSC_COPY_VALUES)); /* copied */
-  PetscCall(PetscSFSetUp(gc));
-  PetscCall(PetscCalloc1(nroots, &slot));
-  PetscCall(PetscMalloc2(nleaves, &ones, nleaves, &leafslot));
-  for (PetscInt i = 0; i < nleaves; i++) ones[i] = 1;
-  PetscCall(PetscSFReduceBegin(gc, MPIU_INT, ones, slot, MPI_SUM));
-  PetscCall(PetscSFReduceEnd(gc, MPIU_INT, ones, slot, MPI_SUM));
-  for (PetscInt r = 0; r < nroots; r++) slot[r] = slot[r] ? nsend++ : -1;
-  PetscCall(PetscSFBcastBegin(gc, MPIU_INT, slot, leafslot, MPI_REPLACE));
-  PetscCall(PetscSFBcastEnd(gc, MPIU_INT, slot, leafslot, MPI_REPLACE));
-  PetscCall(PetscSFDestroy(&gc));
+  PetscCall(hj::SFCompact(g, &ex->sf, &ex->nsend, &ex->nrecv, &idx));
+  if (ex->nsend + ex->nrecv) {
+    const size_t n = (size_t)(ex->nsend + ex->nrecv);
 
-  /* idx: the padded index of every slot (gather), then of every leaf (scatter) */
-  PetscCall(PetscMalloc1(nsend + nleaves, &idx));
-  for (PetscInt r = 0; r < nroots; r++)
-    if (slot[r] >= 0) idx[slot[r]] = r;
-  PetscCall(PetscMalloc1(nleaves, &remote));
-  for (PetscInt i = 0; i < nleaves; i++) {
-    PetscCheck(leafslot[i] >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Ghost %" PetscInt_FMT " reads a root that has no slot", i);
-    remote[i].rank  = iremote[i].rank;
-    remote[i].index = leafslot[i];
-    idx[nsend + i]  = ilocal ? ilocal[i] : i;
-  }
-  PetscCall(PetscFree(slot));
-  PetscCall(PetscFree2(ones, leafslot));
-  PetscCall(PetscSFCreate(comm, &ex->sf));
-  PetscCall(PetscSFSetGraph(ex->sf, nsend, nleaves, NULL, PETSC_OWN_POINTER, remote, PETSC_OWN_POINTER));
-  PetscCall(PetscSFSetUp(ex->sf));
-  ex->nsend = nsend;
-  ex->nrecv = nleaves;
-  if (nsend + nleaves) {
-    PetscCallCUDA(cudaMalloc((void **)&ex->idx, (size_t)(nsend + nleaves) * sizeof(PetscInt)));
-    PetscCallCUDA(cudaMemcpy(ex->idx, idx, (size_t)(nsend + nleaves) * sizeof(PetscInt), cudaMemcpyHostToDevice));
-    PetscCallCUDA(cudaMalloc((void **)&ex->dbuf, (size_t)(nsend + nleaves) * sizeof(PetscScalar)));
-    PetscCallCUDA(cudaMallocHost((void **)&ex->hbuf, (size_t)(nsend + nleaves) * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMalloc((void **)&ex->idx, n * sizeof(PetscInt)));
+    PetscCallCUDA(cudaMemcpy(ex->idx, idx, n * sizeof(PetscInt), cudaMemcpyHostToDevice));
+    PetscCallCUDA(cudaMalloc((void **)&ex->dbuf, n * sizeof(PetscScalar)));
+    PetscCallCUDA(cudaMallocHost((void **)&ex->hbuf, n * sizeof(PetscScalar)));
   }
   PetscCall(PetscFree(idx));
   PetscFunctionReturn(PETSC_SUCCESS);
