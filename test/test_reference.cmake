@@ -158,6 +158,8 @@ if(HJACOBI_WITH_CUDA)
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -pc_view -info :pc)
   hj_expect_test(NAME cuda_comm_view_unstaged_np2 NP 2 LABELS "cuda;mpi" MATCH "ghost exchange by PetscSF on the device arrays .-pc_hjacobi_cuda_staged_exchange false." "hjtest PASS all" NOMATCH "pinned"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -pc_hjacobi_cuda_staged_exchange false -pc_view)
+  hj_expect_test(NAME cuda_comm_view_one_rank_periodic LABELS cuda MATCH "ghost exchange by PetscSF on the device arrays .one rank: a periodic direction.s ghosts are its own values." "hjtest PASS all" NOMATCH "pinned"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} -dim 2 -periodic -n 33 -pc_hjacobi_tile 8 -pc_hjacobi_overlap 2 -pc_view)
   hj_expect_test(NAME cuda_comm_unstaged_np4_periodic NP 4 LABELS "cuda;mpi" MATCH "hjtest PASS all"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_cuda_staged_exchange false -dim 2 -kind box -periodic -da_grid_x 131 -da_grid_y 97 ${P2x2} ${T8O2K2} -pc_hjacobi_cycles 4)
 endif()

@@ -150,11 +150,16 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
   }
   if (hj->ghostsf) {
-    const PetscBool staged      = cu->exready ? (PetscBool)(cu->ex.sf != NULL) : HJCudaStagedExchange(o); /* made at the first exchange */
-    char            counts[128] = "";
+    PetscBool   staged      = HJCudaStagedExchange(o);
+    char        counts[128] = "";
+    PetscMPIInt size;
 
+    PetscCall(HJCudaStagedOnRanks(pc, &staged));
+    if (cu->exready) staged = (PetscBool)(cu->ex.sf != NULL); /* made at the first exchange */
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
     if (cu->ex.sf) PetscCall(PetscSNPrintf(counts, sizeof(counts), ", rank 0: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received", cu->ex.nsend, cu->ex.nrecv));
-    if (staged) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange staged through pinned host memory%s (-pc_hjacobi_cuda_staged_exchange true%s)\n", counts, o->stagedset ? "" : ", default: MPI is not GPU-aware"));
+    if (!staged && size == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange by PetscSF on the device arrays (one rank: a periodic direction's ghosts are its own values)\n"));
+    else if (staged) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange staged through pinned host memory%s (-pc_hjacobi_cuda_staged_exchange true%s)\n", counts, o->stagedset ? "" : ", default: MPI is not GPU-aware"));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange by PetscSF on the device arrays (-pc_hjacobi_cuda_staged_exchange false%s)\n", o->stagedset ? "" : ", default: MPI is GPU-aware"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -217,7 +222,7 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   staged = HJCudaStagedExchange(o);
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_staged_exchange", "Stage the ghost exchange through pinned host memory (default: true when MPI is not GPU-aware)", "PCHJACOBI", staged, &o->staged, &flg));
   if (flg) o->stagedset = PETSC_TRUE;
-  if (HJCudaStagedExchange(o) != staged) pc->setupcalled = 0; /* made at setup */
+  if (HJCudaStagedExchange(o) != staged) pc->setupcalled = 0; /* the setup discards the exchange made before */
   if (kernel != (PetscInt)o->kernel || strip != o->strip || threads != o->threads || forcetile != o->forcetile) pc->setupcalled = 0;
   o->threads   = threads;
   o->kernel    = (HJCudaKernel)kernel;

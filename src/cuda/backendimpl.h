@@ -35,7 +35,8 @@ typedef struct {
   PetscInt                      nrows;
 } HJCudaPlan;
 
-/* The ghost exchange staged through pinned host memory (cuda/exchange.cu), made at setup when MPI is not GPU-aware:
+/* The ghost exchange staged through pinned host memory (cuda/exchange.cu), made at the first exchange after a setup
+   when MPI is not GPU-aware and the PC has several ranks (HJCudaExchangeReady):
    a compact PetscSF on host memory whose roots are the nsend owned values other ranks read and whose leaves are the
    nrecv ghost values; idx (device): their padded indices, the nsend then the nrecv; dbuf (device) and hbuf (pinned
    host): the same two parts. sf NULL: the exchange is PetscSF's broadcast of the device arrays. */
@@ -44,6 +45,7 @@ typedef struct {
   PetscInt     nsend, nrecv;
   PetscInt    *idx;
   PetscScalar *dbuf, *hbuf;
+  cudaEvent_t  done; /* recorded after the copy out of hbuf's receive part */
 } HJCudaExchange;
 
 typedef struct {
@@ -83,6 +85,7 @@ PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, const long long[3
    there), the staged exchange made from the layout's ghost SF (collective), destroyed; an exchange of
    xpad's ghost layer begun and ended on a stream, staged when ex->sf is set, else PetscSF's broadcast on the device */
 PETSC_INTERN PetscErrorCode HJCudaExchangeReady(PC);
+PETSC_INTERN PetscErrorCode HJCudaStagedOnRanks(PC, PetscBool *);
 PETSC_INTERN PetscErrorCode HJCudaExchangeCreate(PetscSF, HJCudaExchange *);
 PETSC_INTERN PetscErrorCode HJCudaExchangeDestroy(HJCudaExchange *);
 PETSC_INTERN PetscErrorCode HJCudaExchangeBegin(const HJCudaExchange *, PetscSF, PetscScalar *, cudaStream_t);

@@ -37,7 +37,20 @@ PetscErrorCode HJCudaExchangeDestroy(HJCudaExchange *ex)
   PetscCallCUDA(cudaFree(ex->idx));
   PetscCallCUDA(cudaFree(ex->dbuf));
   PetscCallCUDA(cudaFreeHost(ex->hbuf));
+  if (ex->done) PetscCallCUDA(cudaEventDestroy(ex->done));
   PetscCall(PetscMemzero(ex, sizeof(*ex)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether staging can help: on one rank a periodic direction's ghosts are the rank's own values, which PetscSF's
+   broadcast copies on the device with no host copy and no wait; staged, they would go through the host */
+PetscErrorCode HJCudaStagedOnRanks(PC pc, PetscBool *staged)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size == 1) *staged = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -54,9 +67,13 @@ PetscErrorCode HJCudaExchangeReady(PC pc)
   if (cu->exready) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(HJCudaOptionsGet(pc, &o));
   cu->exasked = staged = HJCudaStagedExchange(o);
+  PetscCall(HJCudaStagedOnRanks(pc, &staged));
   PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &staged, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc)));
   PetscCall(HJCudaExchangeDestroy(&cu->ex));
-  if (staged) PetscCall(HJCudaExchangeCreate(hj->ghostsf, &cu->ex));
+  if (staged) { /* a rank whose allocations fail stops every rank here, not in the next exchange */
+    const PetscErrorCode ierr = HJCudaExchangeCreate(hj->ghostsf, &cu->ex);
+    PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the CUDA backend could not make its staged ghost exchange (the rank concerned printed why above)"));
+  }
   PetscCall(PetscObjectGetId((PetscObject)hj->ghostsf, &cu->exof));
   cu->exready = PETSC_TRUE;
   if (staged) PetscCall(PetscInfo(pc, "Ghost exchange staged through pinned host memory: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received\n", cu->ex.nsend, cu->ex.nrecv));
@@ -81,13 +98,14 @@ PetscErrorCode HJCudaExchangeCreate(PetscSF g, HJCudaExchange *ex)
     PetscCallCUDA(cudaMalloc((void **)&ex->dbuf, n * sizeof(PetscScalar)));
     PetscCallCUDA(cudaMallocHost((void **)&ex->hbuf, n * sizeof(PetscScalar)));
   }
+  PetscCallCUDA(cudaEventCreateWithFlags(&ex->done, cudaEventDisableTiming));
   PetscCall(PetscFree(idx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Start filling xpad's ghost layer from the owners' xpad: staged (ex->sf) or PetscSF on device memory (g). Staged, the
-   copy to the host and a synchronization of s come first: MPI reads the pinned buffer, and the previous exchange's copy
-   out of the receive buffer has finished before MPI writes it again. */
+   copy to the host and a synchronization of s come first (MPI reads the pinned buffer), and of ex->done, recorded
+   after the previous exchange's copy out of the receive buffer (on its stream), before MPI writes it again. */
 PetscErrorCode HJCudaExchangeBegin(const HJCudaExchange *ex, PetscSF g, PetscScalar *xpad, cudaStream_t s)
 {
   PetscFunctionBegin;
@@ -101,6 +119,8 @@ PetscErrorCode HJCudaExchangeBegin(const HJCudaExchange *ex, PetscSF g, PetscSca
     PetscCallCUDA(cudaMemcpyAsync(ex->hbuf, ex->dbuf, (size_t)ex->nsend * sizeof(PetscScalar), cudaMemcpyDeviceToHost, s));
   }
   PetscCallCUDA(cudaStreamSynchronize(s));
+  PetscCallCUDA(cudaEventSynchronize(ex->done)); /* the previous copy out of the receive buffer, on whichever stream */
+  PetscCall(PetscLogGpuToCpu((PetscLogDouble)ex->nsend * sizeof(PetscScalar)));
   PetscCall(PetscSFBcastWithMemTypeBegin(ex->sf, MPIU_SCALAR, PETSC_MEMTYPE_HOST, ex->hbuf, PETSC_MEMTYPE_HOST, ex->hbuf + ex->nsend, MPI_REPLACE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -116,8 +136,10 @@ PetscErrorCode HJCudaExchangeEnd(const HJCudaExchange *ex, PetscSF g, PetscScala
   PetscCall(PetscSFBcastEnd(ex->sf, MPIU_SCALAR, ex->hbuf, ex->hbuf + ex->nsend, MPI_REPLACE));
   if (ex->nrecv) {
     PetscCallCUDA(cudaMemcpyAsync(ex->dbuf + ex->nsend, ex->hbuf + ex->nsend, (size_t)ex->nrecv * sizeof(PetscScalar), cudaMemcpyHostToDevice, s));
+    PetscCallCUDA(cudaEventRecord(ex->done, s));
     Scatter<<<Blocks(ex->nrecv), kExchangeBlock, 0, s>>>(ex->dbuf + ex->nsend, ex->idx + ex->nsend, ex->nrecv, xpad);
     PetscCallCUDA(cudaGetLastError());
+    PetscCall(PetscLogCpuToGpu((PetscLogDouble)ex->nrecv * sizeof(PetscScalar)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

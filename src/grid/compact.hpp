@@ -19,13 +19,13 @@ namespace hj
 {
 namespace detail
 {
-  /* the type PetscSFGetRootRanks() counts ranks in (PetscInt up to PETSc 3.20, PetscMPIInt since) */
-  template <class F>
-  struct RankCount;
-  template <class A, class B, class... R>
-  struct RankCount<PetscErrorCode (*)(A, B, R...)> {
-    using type = std::remove_pointer_t<B>;
-  };
+/* the type PetscSFGetRootRanks() counts ranks in (PetscInt up to PETSc 3.20, PetscMPIInt since) */
+template <class F>
+struct RankCount;
+template <class A, class B, class... R>
+struct RankCount<PetscErrorCode (*)(A, B, R...)> {
+  using type = std::remove_pointer_t<B>;
+};
 } // namespace detail
 
 static inline PetscErrorCode SFCompact(PetscSF g, PetscSF *c, PetscInt *nsend, PetscInt *nrecv, PetscInt **idx)
@@ -46,7 +46,7 @@ static inline PetscErrorCode SFCompact(PetscSF g, PetscSF *c, PetscInt *nsend, P
   PetscCall(PetscObjectGetComm((PetscObject)g, &comm));
   PetscCallMPI(MPI_Comm_rank(comm, &me));
   PetscCall(PetscSFGetRootRanks(g, &nr, &ranks, &roffset, &rmine, &rremote)); /* as a reader: my leaves by the rank they read */
-  PetscCall(PetscSFGetLeafRanks(g, &ni, &iranks, &ioffset, &irootloc));      /* as an owner: the roots each rank reads */
+  PetscCall(PetscSFGetLeafRanks(g, &ni, &iranks, &ioffset, &irootloc));       /* as an owner: the roots each rank reads */
   *nsend = ioffset[ni];
   *nrecv = roffset[nr];
 
@@ -55,7 +55,8 @@ static inline PetscErrorCode SFCompact(PetscSF g, PetscSF *c, PetscInt *nsend, P
   PetscCall(PetscMalloc1(*nsend + ni, &sbuf));
   PetscCall(PetscMalloc1(nr, &rbuf));
   PetscCall(PetscMalloc2(ni + nr, &req, ni + nr, &st));
-  for (PetscInt j = 0; j < (PetscInt)ni; j++) if (iranks[j] == me) selfj = j;
+  for (PetscInt j = 0; j < (PetscInt)ni; j++)
+    if (iranks[j] == me) selfj = j;
   for (PetscInt k = 0; k < (PetscInt)nr; k++) { /* the receives first: their statuses are then req's first */
     if (ranks[k] == me) {
       PetscCheck(selfj >= 0 && ioffset[selfj + 1] - ioffset[selfj] == roffset[k + 1] - roffset[k], PETSC_COMM_SELF, PETSC_ERR_PLIB, "The star forest's references to its own rank do not match");

@@ -1010,7 +1010,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
 .  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
 .  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
 .  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
-.  -pc_hjacobi_cuda_staged_exchange <bool> - stage the ghost exchange through pinned host memory: a gather kernel, one copy, PetscSF on host memory, one copy back, a scatter kernel (default true when MPI is not GPU-aware)
+.  -pc_hjacobi_cuda_staged_exchange <bool> - on several ranks, stage the ghost exchange through pinned host memory: a gather kernel, one copy, PetscSF on host memory, one copy back, a scatter kernel (default true when MPI is not GPU-aware)
 .  -pc_hjacobi_cuda_tile_kernel <bool> - run the tile kernel also for k = 1, instead of the fused sweep (testing)
 -  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
 
