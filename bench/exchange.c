@@ -6,18 +6,7 @@
    each rep ended by a stream synchronization or MPI completion. Run with 2 ranks. */
 #include <petscsf.h>
 #include <cuda_runtime_api.h>
-
-static int Cmp(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double Median(double *t, int n)
-{
-  qsort(t, (size_t)n, sizeof(double), Cmp);
-  return t[n / 2];
-}
+#include "hjbench.h"
 
 #define CU(call) \
   do { \
@@ -66,7 +55,7 @@ int main(int argc, char **argv)
       expr; \
       if (r >= 2) t[r - 2] = MPI_Wtime() - t0; \
     } \
-    out = Median(t, (int)reps); \
+    out = HJBenchMedian(reps, t); \
   } while (0)
     TIMEIT(CU(cudaMemcpyAsync(pg, d, bytes, cudaMemcpyDeviceToHost, s)); CU(cudaStreamSynchronize(s)), dpg);
     TIMEIT(CU(cudaMemcpyAsync(d, pg, bytes, cudaMemcpyHostToDevice, s)); CU(cudaStreamSynchronize(s)), hpg);

@@ -68,9 +68,9 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
     PetscCallCUDA(cudaStreamGetPriority(stream, &cu->petscprio));
     PetscCall(PetscInfo(pc, "Split cycles: second stream at priority %d, PETSc's stream at %d (lower is more urgent)\n", cu->sideprio, cu->petscprio));
   }
-  /* the staged exchange (cuda/exchange.cu) is made at the first exchange (HJCudaExchangeReady), not here: making it is
-     collective, and a rank may have failed above (PCSetUp_HJacobi collects that after this function). Kept while the
-     ghost SF and the option are the same. */
+  /* the staged exchange (cuda/exchange.cu) is made in HJSetUpAll_CUDA, not here: making it is collective, and a rank
+     may have failed above (PCSetUp_HJacobi collects that between the two). Kept while the ghost SF and the option are
+     the same. */
   {
     PetscObjectId id = 0;
 
@@ -155,7 +155,7 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     PetscMPIInt size;
 
     PetscCall(HJCudaStagedOnRanks(pc, &staged));
-    if (cu->exready) staged = (PetscBool)(cu->ex.sf != NULL); /* made at the first exchange */
+    if (cu->exready) staged = (PetscBool)(cu->ex.sf != NULL); /* made in HJSetUpAll_CUDA */
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
     if (cu->ex.sf) PetscCall(PetscSNPrintf(counts, sizeof(counts), ", rank 0: %" PetscInt_FMT " values sent, %" PetscInt_FMT " received", cu->ex.nsend, cu->ex.nrecv));
     if (!staged && size == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange by PetscSF on the device arrays (one rank: a periodic direction's ghosts are its own values)\n"));
@@ -320,6 +320,17 @@ static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, const long long m
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* collective, after every rank's setup: the staged exchange (cuda/exchange.cu), so that its making is setup time, not
+   the first PCApply's */
+static PetscErrorCode HJSetUpAll_CUDA(PC pc)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  PetscFunctionBegin;
+  if (hj->ghostsf) PetscCall(HJCudaExchangeReady(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the operations by name (pchjacobiimpl.h); constant-initialised */
 static constexpr HJBackendOps HJBackendOpsCUDA()
 {
@@ -343,6 +354,7 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.fillstart      = HJFillStart_CUDA;
   ops.residual       = HJResidual_CUDA;
   ops.defaulttile    = HJDefaultTile_CUDA;
+  ops.setupall       = HJSetUpAll_CUDA;
   return ops;
 }
 const HJBackendOps HJBackendCUDA = HJBackendOpsCUDA();

@@ -44,7 +44,7 @@ static inline PetscBool HJCudaSideStream(const HJCudaOptions *o)
 
 /* Whether the ghost exchange is staged through pinned host memory (cuda/exchange.cu): as given
    (-pc_hjacobi_cuda_staged_exchange), else when MPI is not GPU-aware; with GPU-aware MPI PetscSF hands MPI the device
-   arrays. Only on several ranks (HJCudaStagedOnRanks); every rank agrees at the first exchange (HJCudaExchangeReady). */
+   arrays. Only on several ranks (HJCudaStagedOnRanks); every rank agrees after the setup (HJCudaExchangeReady). */
 static inline PetscBool HJCudaStagedExchange(const HJCudaOptions *o)
 {
   return o->stagedset ? o->staged : (PetscBool)!use_gpu_aware_mpi;

@@ -35,7 +35,7 @@ typedef struct {
   PetscInt                      nrows;
 } HJCudaPlan;
 
-/* The ghost exchange staged through pinned host memory (cuda/exchange.cu), made at the first exchange after a setup
+/* The ghost exchange staged through pinned host memory (cuda/exchange.cu), made once every rank's setup succeeded
    when MPI is not GPU-aware and the PC has several ranks (HJCudaExchangeReady):
    a compact PetscSF on host memory whose roots are the nsend owned values other ranks read and whose leaves are the
    nrecv ghost values; idx (device): their padded indices, the nsend then the nrecv; dbuf (device) and hbuf (pinned

@@ -108,7 +108,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && p->tileids);
     const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
-      PetscCall(HJCudaExchangeReady(pc)); /* (made at the first exchange after a setup: not the exchange's time) */
+      PetscCall(HJCudaExchangeReady(pc)); /* (made at setup: returns at once) */
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(HJCudaExchangeBegin(&cu->ex, hj->ghostsf, cu->xpad, stream));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));

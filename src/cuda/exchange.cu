@@ -5,7 +5,7 @@
    the residual exchange through a compact PetscSF on host memory: roots are the owned values other ranks read, in one
    pinned array, leaves the ghost values, in another; a gather kernel and one copy fill the first, one copy and a
    scatter kernel empty the second. The compact SF is made from the layout's ghost SF (grid/compact.hpp, tested alone
-   on random graphs by test/test_compact.cxx) at the first exchange after a setup. */
+   on random graphs by test/test_compact.cxx) at setup, once every rank's setup succeeded (HJSetUpAll_CUDA). */
 #include <petscdevice_cuda.h>
 #include "cuda/backendimpl.h"
 #include "grid/compact.hpp"
@@ -54,8 +54,8 @@ PetscErrorCode HJCudaStagedOnRanks(PC pc, PetscBool *staged)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Before an exchange: at the first after a setup, every rank agrees on the path (or their messages would not meet)
-   and makes the staged one. Collective, as every exchange is. */
+/* After a setup (HJSetUpAll_CUDA; the cycles and the residual call it again before an exchange, which then returns at
+   once): every rank agrees on the path (or their messages would not meet) and makes the staged one. Collective. */
 PetscErrorCode HJCudaExchangeReady(PC pc)
 {
   PC_HJacobi    *hj = (PC_HJacobi *)pc->data;

@@ -115,9 +115,10 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     const PetscErrorCode ierr = (*hj->ops->setup)(pc);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's setup failed (the rank concerned printed why above)", hj->ops->name));
   }
-  PetscCall(HJBackendFallbackReset(pc, PETSC_FALSE)); /* the host data of host vectors: remade to the new sizes at its next use */
-  hj->residualtold = NULL;                            /* -info says again how the residual is computed (solve/residual.cxx) */
-  {                                                   /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
+  if (hj->ops->setupall) PetscCall((*hj->ops->setupall)(pc)); /* collective: every rank is set up now */
+  PetscCall(HJBackendFallbackReset(pc, PETSC_FALSE));         /* the host data of host vectors: remade to the new sizes at its next use */
+  hj->residualtold = NULL;                                    /* -info says again how the residual is computed (solve/residual.cxx) */
+  {                                                           /* no PETSc version reads -pc_view itself (users' standard is -ksp_view); a PC that honours it views itself, once
        set up (PCSetUp marks it just after this) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
     pc->setupcalled        = PETSC_TRUE;

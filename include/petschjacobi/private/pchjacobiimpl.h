@@ -102,6 +102,9 @@ typedef struct {
   /* optional: the backend's own default tile for the stencil st (extracted), given the largest rank box mmax; *set
      false: the core's (hj::DefaultTile). The CUDA backend's column kernel takes long z tiles. */
   PetscErrorCode (*defaulttile)(PC, HJStencil *st, const long long mmax[3], long long t[3], PetscBool *set);
+  /* optional: collective setup, called once every rank's setup succeeded (PCSetUp_HJacobi collects a rank's failure
+     first, so no rank waits in a collective for one that stopped). The CUDA backend makes its staged exchange here. */
+  PetscErrorCode (*setupall)(PC);
 } HJBackendOps;
 
 /* Three layers choose the sweeps, each calling only the ones below it (no call back up):
