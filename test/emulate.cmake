@@ -1,5 +1,5 @@
 # The CUDA tile kernels on the host (no GPU, no CUDA toolkit): test/emulate runs TileKernel (1D rows, 2D, and 3D in
-# emulate_cuda_kernels_3d), ColumnKernel (emulate_cuda_columns), TileKernelStrip (R = 4, 8) and TileKernelBlock with one std::thread per CUDA thread, native
+# emulate_cuda_kernels_3d), ColumnKernel (emulate_cuda_columns), the residual and transfer marches (emulate_cuda_march), TileKernelStrip (R = 4, 8) and TileKernelBlock with one std::thread per CUDA thread, native
 # and single (correction form), against a literal cycle. The kernel headers are compiled as they are, with HJ_EMULATE:
 # their device-only constructs are macros (src/cuda/kernels/device.h) that test/emulate/hjemulate.h defines for the
 # host, and test/emulate/cuda_runtime.h comes before the toolkit's. ctest -R emulate_cuda_kernels
@@ -12,7 +12,8 @@ if(HJACOBI_HAVE_CXX20_BARRIER)
   add_executable(test_emulate emulate/emulate.cpp)
   add_executable(test_emulate_3d emulate/tile3d.cpp)
   add_executable(test_emulate_columns emulate/columns3d.cpp)
-  foreach(t test_emulate test_emulate_3d test_emulate_columns)
+  add_executable(test_emulate_parts emulate/parts.cpp)
+  foreach(t test_emulate test_emulate_3d test_emulate_columns test_emulate_parts)
     target_include_directories(${t} BEFORE PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/emulate ${PROJECT_SOURCE_DIR}/src/cuda/kernels ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
     target_compile_definitions(${t} PRIVATE HJ_EMULATE)
     target_compile_features(${t} PRIVATE cxx_std_20)
@@ -22,6 +23,8 @@ if(HJACOBI_HAVE_CXX20_BARRIER)
   set_tests_properties(emulate_cuda_kernels_3d PROPERTIES LABELS "host;emulation" FAIL_REGULAR_EXPRESSION "hjtest FAIL" PASS_REGULAR_EXPRESSION "hjtest PASS all checks" TIMEOUT 300)
   add_test(NAME emulate_cuda_columns COMMAND test_emulate_columns)
   set_tests_properties(emulate_cuda_columns PROPERTIES LABELS "host;emulation" FAIL_REGULAR_EXPRESSION "hjtest FAIL" PASS_REGULAR_EXPRESSION "hjtest PASS all checks" TIMEOUT 300)
+  add_test(NAME emulate_cuda_march COMMAND test_emulate_parts)
+  set_tests_properties(emulate_cuda_march PROPERTIES LABELS "host;emulation" FAIL_REGULAR_EXPRESSION "hjtest FAIL" PASS_REGULAR_EXPRESSION "hjtest PASS all checks" TIMEOUT 300)
   add_test(NAME emulate_cuda_kernels COMMAND test_emulate)
   set_tests_properties(emulate_cuda_kernels PROPERTIES LABELS "host;emulation" FAIL_REGULAR_EXPRESSION "hjtest FAIL" PASS_REGULAR_EXPRESSION "hjtest PASS all checks" TIMEOUT 120)
 endif()

@@ -148,6 +148,7 @@ endif()
 hjacobi_add_executable(test_transfer test_transfer.c)
 target_compile_options(test_transfer PRIVATE -Wall)
 hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)
+hj_case(transfer_2d 1 "hjmg" test_transfer -dim 2 ON host cuda) # GPU: the march (cuda/kernels/transfer.cuh), 2D
 hj_case(transfer_2d_dof3 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 ON host cuda)
 hj_case(transfer_1d_periodic 1 "hjmg" test_transfer -dim 1 -periodic -levels 4 ON host cuda)
 hj_case(transfer_3d_periodic_dof2 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 ON host cuda)
@@ -161,6 +162,9 @@ hj_case(transfer_3d_periodic_dof2_aij_perturb 1 "hjmg;dof" test_transfer -dim 3 
 hj_case(transfer_3d_off 1 "hjmg" test_transfer -dim 3 -pc_hjmg_stencil_transfer false ON host)
 hj_case(transfer_2d_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 -pc_hjmg_stencil_transfer true ON host cuda)
 hj_case(transfer_3d_np4 4 "hjmg;mpi" test_transfer -dim 3 -dof 2 -pc_hjmg_stencil_transfer true ON host cuda)
+# GPU: the march on ranks' boxes, the periodic neighbours in the ghosted input (nothing to wrap)
+hj_case(transfer_3d_np2 2 "hjmg;mpi" test_transfer -dim 3 -pc_hjmg_stencil_transfer true ON host cuda)
+hj_case(transfer_3d_periodic_np3 3 "hjmg;mpi" test_transfer -dim 3 -periodic -pc_hjmg_stencil_transfer true ON host cuda)
 hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 -pc_hjmg_stencil_transfer true ON host cuda) # uneven ownership: ghost width 2
 hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij -pc_hjmg_stencil_transfer true ON host)
 # (on CUDA vectors without -aij: PETSc 3.22 has no Galerkin product of an aijcusparse operator with a host AIJ interpolation)
