@@ -37,7 +37,7 @@ static int CheckResidual(int n0, int n1, int n2, bool var, bool direct, bool cin
   for (auto &v : xpad) v = direct ? 0.0 : R(gen); /* the ghost layer (unused by the direct read) */
   for (auto &v : b) v = R(gen);
   for (auto &v : row) v = -(0.5 + 0.5 * std::fabs(R(gen)));
-  const double cdiag = 2.0 * DIM + 0.3;
+  const double         cdiag = 2.0 * DIM + 0.3;
   ResidualArgs<double> a{};
   a.cint = var && cint;
   for (int q = 0; q < 3; q++) a.ilo[q] = 1, a.ihi[q] = (q == 0 ? n0 : q == 1 ? n1 : n2) - 1;
@@ -85,14 +85,14 @@ static int CheckTransfer(bool transpose, const long long *mc, bool periodic, con
   hj::TransferGrid g{};
   g.dof = 1, g.wrap = whole;
   for (int d = 0; d < 3; d++) {
-    g.periodic[d] = d < DIM && periodic;
-    g.mc[d]       = d < DIM ? mc[d] : 1;
-    g.mf[d]       = d < DIM ? (periodic ? 2 * mc[d] : 2 * (mc[d] - 1) + 1) : 1;
+    g.periodic[d]     = d < DIM && periodic;
+    g.mc[d]           = d < DIM ? mc[d] : 1;
+    g.mf[d]           = d < DIM ? (periodic ? 2 * mc[d] : 2 * (mc[d] - 1) + 1) : 1;
     const long long m = transpose ? g.mc[d] : g.mf[d], min = transpose ? g.mf[d] : g.mc[d]; /* output and input grids */
     g.os[d] = d < DIM && !whole ? os[d] : 0;
     g.om[d] = d < DIM && !whole ? om[d] : m;
     if (whole || d >= DIM) g.is[d] = 0, g.im[d] = min;
-    else if (transpose) g.is[d] = 2 * g.os[d] - 1, g.im[d] = 2 * g.om[d] + 1; /* fine children 2 I - 1 .. 2 I + 1 */
+    else if (transpose) g.is[d] = 2 * g.os[d] - 1, g.im[d] = 2 * g.om[d] + 1;              /* fine children 2 I - 1 .. 2 I + 1 */
     else g.is[d] = (g.os[d] >> 1), g.im[d] = ((g.os[d] + g.om[d] - 1) >> 1) + 2 - g.is[d]; /* coarse parents I0, I0 + 1 */
   }
   const long long     nin = g.im[0] * g.im[1] * g.im[2], nout = g.om[0] * g.om[1] * g.om[2];

@@ -128,8 +128,8 @@ struct StarValues {
   __device__ __forceinline__ T operator()(int s) const { return v[s]; }
 };
 
-/* The march (see the top): 2D and 3D star stencils, owned boxes whose planes (3D) or rows (2D) have fewer than 2^31
-   points and every extent below 2^31 (cuda/residual.cu checks). Lateral neighbours: in the same row of the padded array
+/* The march (see the top): 2D and 3D star stencils, owned boxes whose extents and march blocks (MarchBlocks) are below
+   2^31 (cuda/residual.cu checks). Lateral neighbours: in the same row of the padded array
    (xpad) or of x itself (DIRECT, zero outside the owned box, as BoxNeighbours); along the march: the registers zb
    (below), zc (the point), za (above, loaded per step). The rows: as ResidualKernel. */
 template <int DIM, bool VAR, bool DIRECT, class T>
@@ -151,7 +151,7 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const Resi
   T               zb = !DIRECT || m0 > 0 ? xc[-sm] : T(0), zc = xc[0];
 #pragma unroll 2
   for (int m = m0; m < m1; m++) {
-    const T          za = !DIRECT || m + 1 < nm ? xc[sm] : T(0);
+    const T            za = !DIRECT || m + 1 < nm ? xc[sm] : T(0);
     StarValues<DIM, T> nb;
     nb.v[0] = hw ? xc[-1] : T(0);
     nb.v[1] = he ? xc[1] : T(0);

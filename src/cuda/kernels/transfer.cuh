@@ -11,6 +11,7 @@
      point formulas: the backends agree to rounding. */
 #pragma once
 
+#include <climits>
 #include "arith/transfer.hpp"
 #include "device.h"
 #include "residual.cuh"
@@ -44,9 +45,58 @@ inline bool TransferMarches(const hj::TransferGrid &g, int dim)
   bool wraps = false;
   for (int d = 0; d < dim; d++) wraps = wraps || (g.wrap && g.periodic[d]);
   if (dim < 2 || g.dof != 1 || wraps) return false;
+  for (int d = 0; d < 3; d++)
+    if (g.om[d] >= INT_MAX) return false;
   const long long nb = dim == 3 ? MarchBlocks<3>(g.om[0], g.om[1], g.om[2], kTransferRun) : MarchBlocks<2>(g.om[0], 1, g.om[1], kTransferRun);
   return nb < (1LL << 31) - 1;
 }
+
+/* The lateral part of P x on coarse plane K at one fine lateral point: its parents from c0 + sm K (x: +1 when ox, y: +s1
+   when oy), weighted (1 or 1/2 per direction) */
+template <int DIM, class T>
+struct InterpLateral {
+  const T                     *c0;
+  long long                    s1, sm;
+  bool                         ox, oy;
+  __device__ __forceinline__ T operator()(long long K) const
+  {
+    const T *c = c0 + sm * K;
+    T        s = c[0];
+    if (ox) s += c[1];
+    if (DIM == 3 && oy) {
+      T t = c[s1];
+      if (ox) t += c[s1 + 1];
+      s += t;
+    }
+    return s * ((ox ? 0.5 : 1.0) * (oy ? 0.5 : 1.0));
+  }
+};
+
+/* The lateral part of P^T x on fine plane k at one coarse lateral point: the fine children around c0 + sm k, weights 1
+   and 1/2 per direction; xl, xr, yl, yr: whether the children at -1, +1 along x and y exist */
+template <int DIM, class T>
+struct RestrictLateral {
+  const T                     *c0;
+  long long                    s1, sm;
+  bool                         xl, xr, yl, yr;
+  __device__ __forceinline__ T Row(const T *c) const
+  {
+    T s = c[0];
+    if (xl) s += 0.5 * c[-1];
+    if (xr) s += 0.5 * c[1];
+    return s;
+  }
+  __device__ __forceinline__ T operator()(long long k) const
+  {
+    const T *c = c0 + sm * k;
+    T        s = Row(c);
+    if (DIM == 3) {
+      if (yl) s += 0.5 * Row(c - s1);
+      if (yr) s += 0.5 * Row(c + s1);
+    }
+    return s;
+  }
+};
 
 /* The march (see the top). Thread: output point (i, j) of the lateral box (j only in 3D), a run [m0, m1) along the last
    direction; global indices are the box's plus its start os. The input is read at global index - is, strides (1, s1,
@@ -65,22 +115,9 @@ __global__ void __launch_bounds__(kTransferBlock) TransferMarchKernel(const hj::
   long long       gm = g.os[L] + m0; /* the global index along the march */
   if constexpr (!TRANSPOSE) {
     /* fine point (gi, gj, gm): lateral parents I0 (and I0 + 1 when odd), weights 1 or 1/2 each */
-    const bool      ox = gi & 1, oy = DIM == 3 && (gj & 1);
-    const double    wl = (ox ? 0.5 : 1.0) * (oy ? 0.5 : 1.0);
-    const T        *c0 = x + ((gi >> 1) - g.is[0]) + (DIM == 3 ? s1 * ((gj >> 1) - g.is[1]) : 0) - sm * g.is[L];
-    const auto      lateral = [&](long long K) { /* the lateral part of P x on coarse plane K, weighted */
-      const T *c = c0 + sm * K;
-      T        s = c[0];
-      if (ox) s += c[1];
-      if (DIM == 3 && oy) {
-        T t = c[s1];
-        if (ox) t += c[s1 + 1];
-        s += t;
-      }
-      return s * wl;
-    };
-    long long K  = gm >> 1;
-    T         lo = lateral(K);
+    const InterpLateral<DIM, T> lateral = {x + ((gi >> 1) - g.is[0]) + (DIM == 3 ? s1 * ((gj >> 1) - g.is[1]) : 0) - sm * g.is[L], s1, sm, (bool)(gi & 1), DIM == 3 && (gj & 1)};
+    long long                   K       = gm >> 1;
+    T                           lo      = lateral(K);
     for (int m = m0; m < m1; m++, gm++) {
       T v = lo;
       if (gm & 1) { /* between coarse planes K and K + 1 */
@@ -94,26 +131,15 @@ __global__ void __launch_bounds__(kTransferBlock) TransferMarchKernel(const hj::
     }
   } else {
     /* coarse point (gi, gj, gm): fine children 2 gi - 1, 2 gi, 2 gi + 1 along each direction, weights 1/2, 1, 1/2 */
-    const bool xl = g.periodic[0] || gi > 0, xr = g.periodic[0] || 2 * gi + 1 < g.mf[0];
-    const bool yl = DIM == 3 && (g.periodic[1] || gj > 0), yr = DIM == 3 && (g.periodic[1] || 2 * gj + 1 < g.mf[1]);
-    const bool zp = g.periodic[L];
-    const T   *c0 = x + (2 * gi - g.is[0]) + (DIM == 3 ? s1 * (2 * gj - g.is[1]) : 0) - sm * g.is[L];
-    const auto row = [&](const T *c) { /* a fine row's weighted sum around 2 gi */
-      T s = c[0];
-      if (xl) s += 0.5 * c[-1];
-      if (xr) s += 0.5 * c[1];
-      return s;
-    };
-    const auto lateral = [&](long long k) { /* the lateral part of P^T x on fine plane k */
-      const T *c = c0 + sm * k;
-      T        s = row(c);
-      if (DIM == 3) {
-        if (yl) s += 0.5 * row(c - s1);
-        if (yr) s += 0.5 * row(c + s1);
-      }
-      return s;
-    };
-    T below = zp || gm > 0 ? lateral(2 * gm - 1) : T(0); /* fine plane 2 gm - 1, shared with the coarse plane below */
+    const RestrictLateral<DIM, T> lateral = {x + (2 * gi - g.is[0]) + (DIM == 3 ? s1 * (2 * gj - g.is[1]) : 0) - sm * g.is[L],
+                                             s1,
+                                             sm,
+                                             g.periodic[0] || gi > 0,
+                                             g.periodic[0] || 2 * gi + 1 < g.mf[0],
+                                             DIM == 3 && (g.periodic[1] || gj > 0),
+                                             DIM == 3 && (g.periodic[1] || 2 * gj + 1 < g.mf[1])};
+    const bool                    zp      = g.periodic[L];
+    T                             below   = zp || gm > 0 ? lateral(2 * gm - 1) : T(0); /* fine plane 2 gm - 1, shared with the coarse plane below */
     for (int m = m0; m < m1; m++, gm++) {
       const T above = zp || 2 * gm + 1 < g.mf[L] ? lateral(2 * gm + 1) : T(0);
       const T v     = lateral(2 * gm) + 0.5 * (below + above);
