@@ -131,7 +131,7 @@ struct StarValues {
 /* The march (see the top): 2D and 3D star stencils, owned boxes whose extents and march blocks (MarchBlocks) are below
    2^31 (cuda/residual.cu checks). Lateral neighbours: in the same row of the padded array
    (xpad) or of x itself (DIRECT, zero outside the owned box, as BoxNeighbours); along the march: the registers zb
-   (below), zc (the point), za (above, loaded per step). The rows: as ResidualKernel. */
+   (below), zc (the point), za (above). The rows: as ResidualKernel. */
 template <int DIM, bool VAR, bool DIRECT, class T>
 __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const ResidualArgs<T> a)
 {
@@ -148,10 +148,15 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const Resi
   const bool      hw = !DIRECT || i > 0, he = !DIRECT || i < n0 - 1, hs = !DIRECT || j > 0, hn = !DIRECT || j < n1 - 1;
   const bool      rowl = !VAR || (a.cint && i >= a.ilo[0] && i < a.ihi[0] && (DIM < 3 || (j >= a.ilo[1] && j < a.ihi[1])));
   const int       mlo = VAR ? (int)a.ilo[L] : 0, mhi = VAR ? (int)a.ihi[L] : 0;
-  T               zb = !DIRECT || m0 > 0 ? xc[-sm] : T(0), zc = xc[0];
+  /* the column below, at and above the point, and b at the point: loaded a step ahead (two loads from memory in flight
+     per thread while a step computes: one in flight measured 0.73x the one-thread-per-point kernel on the 2D
+     interpolation, bench/partsalone run y1) */
+  T zb = !DIRECT || m0 > 0 ? xc[-sm] : T(0), zc = xc[0], za = !DIRECT || m0 + 1 < nm ? xc[sm] : T(0), bu = a.b[u];
 #pragma unroll 2
   for (int m = m0; m < m1; m++) {
-    const T            za = !DIRECT || m + 1 < nm ? xc[sm] : T(0);
+    const bool         next = m + 1 < m1;
+    const T            zn   = next && (!DIRECT || m + 2 < nm) ? xc[2 * sm] : T(0); /* above the next point */
+    const T            bn   = next ? a.b[u + us] : T(0);
     StarValues<DIM, T> nb;
     nb.v[0] = hw ? xc[-1] : T(0);
     nb.v[1] = he ? xc[1] : T(0);
@@ -161,13 +166,14 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const Resi
     }
     nb.v[2 * L]     = zb;
     nb.v[2 * L + 1] = za;
-    const T bu      = a.b[u];
-    T       ru;
+    T ru;
     if (rowl && (!VAR || (m >= mlo && m < mhi))) ru = hj::Residual<DIM, hj::STAR>(nb, zc, bu, a.cdiag, RowCoef<T>{a.crow});
     else ru = hj::Residual<DIM, hj::STAR>(nb, zc, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
     a.r[u] = ru;
     zb     = zc;
     zc     = za;
+    za     = zn;
+    bu     = bn;
     xc += sm;
     u += us;
   }

@@ -116,17 +116,22 @@ __global__ void __launch_bounds__(kTransferBlock) TransferMarchKernel(const hj::
   if constexpr (!TRANSPOSE) {
     /* fine point (gi, gj, gm): lateral parents I0 (and I0 + 1 when odd), weights 1 or 1/2 each */
     const InterpLateral<DIM, T> lateral = {x + ((gi >> 1) - g.is[0]) + (DIM == 3 ? s1 * ((gj >> 1) - g.is[1]) : 0) - sm * g.is[L], s1, sm, (bool)(gi & 1), DIM == 3 && (gj & 1)};
-    long long                   K       = gm >> 1;
-    T                           lo      = lateral(K);
+    /* lo, hi: the coarse planes K = gm / 2 and K + 1, hi loaded at the odd step before the odd step that needs it, y a
+       step ahead (two loads from memory in flight per thread: see ResidualMarchKernel) */
+    const int gm1 = (int)(g.os[L] + m1); /* the run's end */
+    long long K   = gm >> 1;
+    T         lo = lateral(K), hi = (gm & 1) || gm + 1 < gm1 ? lateral(K + 1) : T(0), yv = y ? y[u] : T(0);
     for (int m = m0; m < m1; m++, gm++) {
-      T v = lo;
+      const T yn = y && m + 1 < m1 ? y[u + us] : T(0);
+      T       v  = lo;
       if (gm & 1) { /* between coarse planes K and K + 1 */
-        const T hi = lateral(K + 1);
-        v          = 0.5 * (lo + hi);
-        lo         = hi;
+        v  = 0.5 * (lo + hi);
+        lo = hi;
         K++;
+        hi = gm + 2 < gm1 ? lateral(K + 1) : T(0); /* for the odd step gm + 2 */
       }
-      w[u] = y ? y[u] + v : v;
+      w[u] = y ? yv + v : v;
+      yv   = yn;
       u += us;
     }
   } else {
