@@ -148,7 +148,7 @@ endif()
 hjacobi_add_executable(test_transfer test_transfer.c)
 target_compile_options(test_transfer PRIVATE -Wall)
 hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)
-hj_case(transfer_2d 1 "hjmg" test_transfer -dim 2 ON host cuda) # GPU: the march (cuda/kernels/transfer.cuh), 2D
+hj_case(transfer_2d 1 "hjmg" test_transfer -dim 2 ON host cuda) # GPU: the restriction's 2D march (cuda/kernels/transfer.cuh)
 hj_case(transfer_2d_dof3 1 "hjmg;dof" test_transfer -dim 2 -dof 3 -levels 4 ON host cuda)
 hj_case(transfer_1d_periodic 1 "hjmg" test_transfer -dim 1 -periodic -levels 4 ON host cuda)
 hj_case(transfer_3d_periodic_dof2 1 "hjmg;dof" test_transfer -dim 3 -periodic -dof 2 ON host cuda)

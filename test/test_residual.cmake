@@ -18,7 +18,7 @@ hj_case(residual_3d_box_periodic  1 host ${RS} -dim 3 -kind box -periodic -n 7 $
 hj_case(residual_3d_box_const     1 host ${RS} ${CONST} -dim 3 -kind box -n 9 ${OM9} ON host cuda)
 hj_case(residual_3d_mix           1 host ${RS} ${MIX} -dim 3 -da_grid_x 13 -da_grid_y 11 -da_grid_z 12 ON host cuda) # GPU: one row inside the shell (cint), x read in place
 hj_case(residual_np2_3d_mix       2 mpi  ${RS} ${MIX} -dim 3 -n 13 ON host cuda) # GPU: cint, the padded copy and the exchange
-# GPU: the march (cuda/kernels/residual.cuh) over several runs and lateral tiles
+# GPU: the 3D march (cuda/kernels/residual.cuh) over several runs and lateral tiles; a 2D grid wider than a block
 hj_case(residual_3d_mix_long      1 host ${RS} ${MIX} -dim 3 -da_grid_x 35 -da_grid_y 10 -da_grid_z 37 ON host cuda)
 hj_case(residual_np2_2d_long      2 mpi  ${RS} -dim 2 -da_grid_x 300 -da_grid_y 45 ${OM9} ON host cuda)
 hj_case(residual_dof2             1 "host;dof" ${RS} -dof 2 -dim 2 -n 11 ${OM9} ON host cuda)

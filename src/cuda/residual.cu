@@ -1,7 +1,7 @@
 /* The CUDA backend's residual r = b - A x from the stencil (HJBackendOps.residual; solve/residual.cxx decides when it
    is the operator): x into the backend's padded array and the ghost exchange exactly as a cycle starts (PadCopy, then
    the PetscSF broadcast in place on device memory), then one kernel on PETSc's stream (cuda/kernels/residual.cuh: the
-   march for 2D and 3D star stencils, else one thread per owned point). */
+   march for 3D star stencils, else one thread per owned point). */
 #include <petscdevice_cuda.h>
 #include "cuda/backendimpl.h"
 #include "arith/dispatch.hpp"
@@ -19,11 +19,11 @@ struct ResidualEntries { /* [dim-1][kind][var][direct] */
     return &hjcuda::ResidualKernel<D + 1, K, (bool)V, (bool)X, PetscScalar>;
   }
 };
-struct MarchEntries { /* [dim-2][var][direct] */
-  template <int D, int V, int X>
+struct MarchEntries { /* [var][direct] */
+  template <int V, int X>
   static constexpr ResidualFn Get()
   {
-    return &hjcuda::ResidualMarchKernel<D + 2, (bool)V, (bool)X, PetscScalar>;
+    return &hjcuda::ResidualMarchKernel<(bool)V, (bool)X, PetscScalar>;
   }
 };
 } // namespace
@@ -67,10 +67,10 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
   PetscCall(VecCUDAGetArrayWrite(r, &ra));
   if (ly->nlocal > 0) {
     ResidualArgs<PetscScalar> a = {};
-    /* the march for 2D and 3D star stencils (its blocks and extents in int), else one thread per point */
-    const long long  mblocks = ly->dim == 3 ? hjcuda::MarchBlocks<3>(ly->xm[0], ly->xm[1], ly->xm[2], hjcuda::kResidualRun) : hjcuda::MarchBlocks<2>(ly->xm[0], 1, ly->xm[1], hjcuda::kResidualRun);
-    const PetscBool  march   = (PetscBool)(ly->dim >= 2 && st->kind == hj::STAR && mblocks < INT_MAX && ly->xm[0] < INT_MAX && ly->xm[1] < INT_MAX && ly->xm[2] < INT_MAX);
-    const ResidualFn kernel  = march ? hj::DispatchTable<MarchEntries, 2, 2, 2>::At((int)ly->dim - 2, (int)var, (int)direct) : hj::DispatchTable<ResidualEntries, 3, 2, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var, (int)direct);
+    /* the march for 3D star stencils (its blocks and extents in int), else one thread per point */
+    const long long  mblocks = hjcuda::MarchBlocks<3>(ly->xm[0], ly->xm[1], ly->xm[2], hjcuda::kResidualRun);
+    const PetscBool  march   = (PetscBool)(ly->dim == 3 && st->kind == hj::STAR && mblocks < INT_MAX && ly->xm[0] < INT_MAX && ly->xm[1] < INT_MAX && ly->xm[2] < INT_MAX);
+    const ResidualFn kernel  = march ? hj::DispatchTable<MarchEntries, 2, 2>::At((int)var, (int)direct) : hj::DispatchTable<ResidualEntries, 3, 2, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var, (int)direct);
 
     PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No residual kernel for dim %" PetscInt_FMT ", kind %" PetscInt_FMT, ly->dim, st->kind);
     a.xpad               = cu->xpad;

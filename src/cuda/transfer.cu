@@ -1,6 +1,6 @@
 /* hjmg's stencil transfers on the device (src/mg/transfer.cxx decides when they are the level's interpolation), on
-   PETSc's stream: the march of cuda/kernels/transfer.cuh for 2D and 3D grids of dof 1 with nothing to wrap (every
-   level of mg3d and ex45), else one thread per output value. The point formulas and weights are
+   PETSc's stream: the march of cuda/kernels/transfer.cuh for 3D grids and 2D restrictions of dof 1 with nothing to wrap
+   (every level of mg3d and ex45), else one thread per output value. The point formulas and weights are
    src/arith/transfer.hpp's, as the host loops'. */
 #include <petscdevice_cuda.h>
 #include "mg/transfer.h"
@@ -33,7 +33,10 @@ cudaError_t Launch(const hj::TransferGrid &g, bool transpose, const PetscScalar 
   const bool      narrow = n < (1LL << 31);                     /* u + the grid stride stays below 2^32 */
   if (!n) return cudaSuccess;
   if constexpr (DIM > 1) {
-    if (hjcuda::TransferMarches(g, DIM)) return transpose ? LaunchMarch<DIM, true>(g, x, y, w, stream) : LaunchMarch<DIM, false>(g, x, y, w, stream);
+    if (hjcuda::TransferMarches(g, DIM, transpose)) {
+      if (transpose) return LaunchMarch<DIM, true>(g, x, y, w, stream);
+      if constexpr (DIM == 3) return LaunchMarch<3, false>(g, x, y, w, stream);
+    }
   }
   if (transpose) return narrow ? LaunchAs<DIM, true, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, true, unsigned long long>(g, x, y, w, n, stream);
   return narrow ? LaunchAs<DIM, false, unsigned>(g, x, y, w, n, stream) : LaunchAs<DIM, false, unsigned long long>(g, x, y, w, n, stream);

@@ -2,11 +2,13 @@
    per owned point, in hj::Residual's order (the host backend's formula). Plain device C++ with the macros of device.h
    (test/emulate compiles it as it is; bench/partsalone.cu times it alone).
    - ResidualKernel: any dimension and stencil; one thread per owned point of an x-y plane.
-   - ResidualMarchKernel: 2D and 3D star stencils (issue 28: the finest level's residual of a V-cycle); a block of
-     kResidualBlock threads holds a lateral tile (32 x 8 in 3D, 256 in 2D) and each thread marches along the last
-     direction (z in 3D, y in 2D) over a run of RUN points, the three values of its column along that direction in
-     registers: x is read once per point from memory and the lateral neighbours from L1, with int offsets and no
-     division per point. */
+   - ResidualMarchKernel: 3D star stencils (issue 28: the finest level's residual of a V-cycle); a block of
+     kResidualBlock threads holds a 32 x 8 lateral tile and each thread marches along z over a run of kResidualRun
+     points, the three values of its column along z in registers: x is read once per point from memory and the lateral
+     neighbours from L1, with int offsets and no division per point. At 257^3 on an H100 0.188 against 0.210 ms for
+     ResidualKernel (bench/partsalone, run y1); in 2D (a 256-point lateral tile, the march along y) it was no faster
+     than ResidualKernel (0.159 against 0.157 ms at 4097^2), so 2D keeps ResidualKernel.
+   The march's blocks (MarchTile, MarchBlocks, MarchPoint) serve the transfer marches too (transfer.cuh). */
 #pragma once
 
 #include <cuda_runtime.h>
@@ -128,53 +130,43 @@ struct StarValues {
   __device__ __forceinline__ T operator()(int s) const { return v[s]; }
 };
 
-/* The march (see the top): 2D and 3D star stencils, owned boxes whose extents and march blocks (MarchBlocks) are below
-   2^31 (cuda/residual.cu checks). Lateral neighbours: in the same row of the padded array
-   (xpad) or of x itself (DIRECT, zero outside the owned box, as BoxNeighbours); along the march: the registers zb
-   (below), zc (the point), za (above). The rows: as ResidualKernel. */
-template <int DIM, bool VAR, bool DIRECT, class T>
+/* The march (see the top): 3D star stencils, owned boxes whose extents and march blocks (MarchBlocks) are below 2^31
+   (cuda/residual.cu checks). Lateral neighbours: in the same plane of the padded array (xpad) or of x itself (DIRECT,
+   zero outside the owned box, as BoxNeighbours); along z: the registers zb (below), zc (the point), za (above, loaded
+   per step; loading it and b a step ahead measured slower: 0.203 against 0.188 ms, bench/partsalone run y2). The rows:
+   as ResidualKernel. */
+template <bool VAR, bool DIRECT, class T>
 __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const ResidualArgs<T> a)
 {
-  static_assert(DIM == 2 || DIM == 3, "the march is 2D or 3D");
-  constexpr int L  = DIM - 1; /* the march direction */
-  const int     n0 = (int)a.xm0, n1 = DIM == 3 ? (int)a.xm1 : 1, nm = (int)(DIM == 3 ? a.xm2 : a.xm1);
-  int           i, j, m0, m1;
-  if (!MarchPoint<DIM>(n0, n1, nm, kResidualRun, &i, &j, &m0, &m1)) return;
-  /* strides: y (3D lateral) and along the march, in the array read (xpad or x) and in the owned arrays */
-  const long long sy = DIRECT ? a.xm0 : a.ext0, sm = DIRECT ? (DIM == 3 ? a.xm0 * a.xm1 : a.xm0) : (DIM == 3 ? a.ext0 * a.ext1 : a.ext0);
-  const long long us = DIM == 3 ? a.xm0 * a.xm1 : a.xm0;
+  const int n0 = (int)a.xm0, n1 = (int)a.xm1, nm = (int)a.xm2;
+  int       i, j, m0, m1;
+  if (!MarchPoint<3>(n0, n1, nm, kResidualRun, &i, &j, &m0, &m1)) return;
+  /* strides along y and z in the array read (xpad or x), and along z in the owned arrays */
+  const long long sy = DIRECT ? a.xm0 : a.ext0, sz = DIRECT ? a.xm0 * a.xm1 : a.ext0 * a.ext1, us = a.xm0 * a.xm1;
   long long       u  = i + a.xm0 * (long long)j + us * m0;
-  const T        *xc = DIRECT ? a.x + u : a.xpad + ((i + 1) + (DIM == 3 ? sy * (j + 1) : 0) + sm * (m0 + 1));
+  const T        *xc = DIRECT ? a.x + u : a.xpad + ((i + 1) + sy * (j + 1) + sz * (m0 + 1));
   const bool      hw = !DIRECT || i > 0, he = !DIRECT || i < n0 - 1, hs = !DIRECT || j > 0, hn = !DIRECT || j < n1 - 1;
-  const bool      rowl = !VAR || (a.cint && i >= a.ilo[0] && i < a.ihi[0] && (DIM < 3 || (j >= a.ilo[1] && j < a.ihi[1])));
-  const int       mlo = VAR ? (int)a.ilo[L] : 0, mhi = VAR ? (int)a.ihi[L] : 0;
-  /* the column below, at and above the point, and b at the point: loaded a step ahead (two loads from memory in flight
-     per thread while a step computes: one in flight measured 0.73x the one-thread-per-point kernel on the 2D
-     interpolation, bench/partsalone run y1) */
-  T zb = !DIRECT || m0 > 0 ? xc[-sm] : T(0), zc = xc[0], za = !DIRECT || m0 + 1 < nm ? xc[sm] : T(0), bu = a.b[u];
+  const bool      rowl = !VAR || (a.cint && i >= a.ilo[0] && i < a.ihi[0] && j >= a.ilo[1] && j < a.ihi[1]);
+  const int       mlo = VAR ? (int)a.ilo[2] : 0, mhi = VAR ? (int)a.ihi[2] : 0;
+  T               zb = !DIRECT || m0 > 0 ? xc[-sz] : T(0), zc = xc[0];
 #pragma unroll 2
   for (int m = m0; m < m1; m++) {
-    const bool         next = m + 1 < m1;
-    const T            zn   = next && (!DIRECT || m + 2 < nm) ? xc[2 * sm] : T(0); /* above the next point */
-    const T            bn   = next ? a.b[u + us] : T(0);
-    StarValues<DIM, T> nb;
-    nb.v[0] = hw ? xc[-1] : T(0);
-    nb.v[1] = he ? xc[1] : T(0);
-    if constexpr (DIM == 3) {
-      nb.v[2] = hs ? xc[-sy] : T(0);
-      nb.v[3] = hn ? xc[sy] : T(0);
-    }
-    nb.v[2 * L]     = zb;
-    nb.v[2 * L + 1] = za;
-    T ru;
-    if (rowl && (!VAR || (m >= mlo && m < mhi))) ru = hj::Residual<DIM, hj::STAR>(nb, zc, bu, a.cdiag, RowCoef<T>{a.crow});
-    else ru = hj::Residual<DIM, hj::STAR>(nb, zc, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
+    const T          za = !DIRECT || m + 1 < nm ? xc[sz] : T(0);
+    StarValues<3, T> nb;
+    nb.v[0]    = hw ? xc[-1] : T(0);
+    nb.v[1]    = he ? xc[1] : T(0);
+    nb.v[2]    = hs ? xc[-sy] : T(0);
+    nb.v[3]    = hn ? xc[sy] : T(0);
+    nb.v[4]    = zb;
+    nb.v[5]    = za;
+    const T bu = a.b[u];
+    T       ru;
+    if (rowl && (!VAR || (m >= mlo && m < mhi))) ru = hj::Residual<3, hj::STAR>(nb, zc, bu, a.cdiag, RowCoef<T>{a.crow});
+    else ru = hj::Residual<3, hj::STAR>(nb, zc, bu, T(1) / a.invdiag[u], PlaneCoef<T>{a.coef + u, a.nlocal});
     a.r[u] = ru;
     zb     = zc;
     zc     = za;
-    za     = zn;
-    bu     = bn;
-    xc += sm;
+    xc += sz;
     u += us;
   }
 }
