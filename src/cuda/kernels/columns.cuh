@@ -34,11 +34,7 @@
      byte is read with its b and passed down the levels in one register (cq), so no level waits for a coefficient load.
      A warp whose points all have class 0 on the K planes in flight (one vote per step) takes the row from the
      parameter, any other warp takes every row from the table (the same values), so a warp at a face runs one path,
-     not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100 runs w3 and w4). Except where
-     every class in flight is 0 or a Dirichlet row (a table row without neighbours: mg3d's and ex45's faces; a second
-     vote): such a warp computes the parameter's row and overwrites the Dirichlet points with their update, the same
-     formula with no neighbour (y + w (b invd - y)), one shared load, no coefficient (with classes the cycle took 0.284
-     ms at 257^3 against 0.231 for a constant stencil, H100 run w5).
+     not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100 runs w3 and w4).
    Shared memory: 2 K planes of sx * sy values (hj::ColumnNeeds). K (1..kColumnMaxK) is a template parameter: the level
    loop unrolls and the registers' shifts are renamings. Plain device C++ with the macros of device.h (test/emulate
    compiles it as it is). */
@@ -64,20 +60,10 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   S *const            tsh     = reinterpret_cast<S *>(traw);
   constexpr bool      classes = MODE == kColumnClasses; /* (P.rowclass set) */
 
-  HJ_SHARED unsigned char tdiag[hj::kRowClasses]; /* whether table row c couples no neighbour (a Dirichlet row) */
   if (threadIdx.x < K) wsh[threadIdx.x] = P.w[threadIdx.x];
-  if constexpr (classes) {
-    for (int q = (int)threadIdx.x; q < hj::kRowClasses * 8; q += (int)blockDim.x) tsh[q] = P.rowtab[q];
-    if (threadIdx.x < hj::kRowClasses) {
-      bool diag = true;
-      for (int q = 0; q < 6; q++) diag = diag && P.rowtab[8 * threadIdx.x + q] == S(0);
-      tdiag[threadIdx.x] = diag;
-    }
-  }
-  TileRanges<3>(P, range); /* (its barrier also publishes wsh, tsh and tdiag) */
-  unsigned tabmask = 0;    /* with classes: bit c set when class c needs its row from the table (not 0, not a Dirichlet row) */
   if constexpr (classes)
-    for (int c = 1; c < hj::kRowClasses; c++) tabmask |= tdiag[c] ? 0u : 1u << c;
+    for (int q = (int)threadIdx.x; q < hj::kRowClasses * 8; q += (int)blockDim.x) tsh[q] = P.rowtab[q];
+  TileRanges<3>(P, range); /* (its barrier also publishes wsh) */
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       sx = (int)(rx.w1 - rx.w0) + 2, sy = (int)(ry.w1 - ry.w0) + 2, wz = (int)(rz.w1 - rz.w0);
   const int       np = sx * sy; /* a buffer plane: W(T)'s x-y extent with the halo ring */
@@ -123,7 +109,7 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   /* with classes: byte l - 1 of cq is the class of plane s - l (the level that computes it), cn the class of plane s */
   using CQ    = std::conditional_t<(K <= 4), unsigned, unsigned long long>;
   CQ       cq = 0;
-  unsigned cn = 0, tq = 0; /* bit l - 1 of tq: plane s - l's class needs the table (tabmask) */
+  unsigned cn = 0;
 
 #pragma unroll 1
   for (int s = 0; s <= wz + K; s++) {
@@ -137,14 +123,11 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
     for (int l = K; l >= 2; l--) bq[l] = bq[l - 1];
     bq[1]        = bn;
     bn           = S(0);
-    bool allzero = true, nodiag = true; /* with classes: every point of this warp's K planes in flight has class 0 (one vote a
-                                           step); else, whether every one has class 0 or a Dirichlet row (a second vote) */
+    bool allzero = true; /* with classes: every point of this warp's K planes in flight has class 0 (one vote a step) */
     if constexpr (classes) {
       constexpr CQ kmask = (CQ) ~(CQ)0 >> (8 * (int)sizeof(CQ) - 8 * K); /* K bytes */
       cq                 = (CQ)((CQ)(cq << 8) | (CQ)cn) & kmask;
-      tq                 = ((tq << 1) | ((tabmask >> cn) & 1u)) & ((1u << K) - 1);
       allzero            = HJ_WARP_ALL(cq == 0);
-      nodiag             = allzero || HJ_WARP_ALL(tq == 0);
     }
     if (inner && s >= 1 && s <= wz) {
       const long long gk = rz.w0 + s - 1, u = ui - P.box.xm0 * P.box.xm1; /* plane s */
@@ -168,10 +151,8 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
         auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
         if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
           const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
-          if (nodiag) { /* the row from the parameter; a Dirichlet row's update is the same formula without neighbours */
-            v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
-            if (!allzero && c) v = B[l - 1] + wsh[l - 1] * ((bq[l] - S(0)) * tsh[8 * c + 6] - B[l - 1]);
-          } else v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
+          if (allzero) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+          else v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
         } else if (!PLANES || (cxy && z >= cz0 && z < cz1)) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
         else {
           const long long u = ui - (l + 1) * (P.box.xm0 * P.box.xm1);
