@@ -127,8 +127,14 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
   PetscCall(PetscMalloc1(nlayer * L->dof, &ilocal));
   PetscCall(PetscMalloc1(nlayer * L->dof, &iremote));
   for (PetscInt k = 0; k < L->ext[2]; k++)
-    for (PetscInt j = 0; j < L->ext[1]; j++)
+    for (PetscInt j = 0; j < L->ext[1]; j++) {
+      /* a row inside the owned box in y and z crosses it in x: only its ends are in the layer, so the pass is O(layer),
+         not O(padded points) (one rank, periodic 257 x 260 x 258 on the 2-core VM: 12-36 against 134-226 ms with the
+         SF's own setup; the same graph on 1-4 ranks, 1D-3D, periodic, dof 1-3) */
+      const PetscBool rowin = (PetscBool)(j >= L->pad[1] && j < L->pad[1] + L->xm[1] && k >= L->pad[2] && k < L->pad[2] + L->xm[2]);
       for (PetscInt i = 0; i < L->ext[0]; i++) {
+        if (rowin && i == L->pad[0]) i = L->pad[0] + L->xm[0]; /* (the owned run: interior points) */
+        if (i >= L->ext[0]) break;
         const PetscInt p[3] = {i, j, k};
         PetscInt       g[3], c[3], rpos = 0, rstride = 1, interior = 1, inside = 1;
         for (PetscInt d = 0; d < 3; d++) {
@@ -150,6 +156,7 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
           nleaves++;
         }
       }
+    }
   PetscCall(PetscSFCreate(comm, sf));
   PetscCall(PetscSFSetGraph(*sf, L->npadded * L->dof, nleaves, ilocal, PETSC_OWN_POINTER, iremote, PETSC_OWN_POINTER));
   PetscCall(PetscSFSetUp(*sf));
