@@ -21,6 +21,8 @@ hj_case(residual_np2_3d_mix       2 mpi  ${RS} ${MIX} -dim 3 -n 13 ON host cuda)
 # GPU: the 3D march (cuda/kernels/residual.cuh) over several runs and lateral tiles; a 2D grid wider than a block
 hj_case(residual_3d_mix_long      1 host ${RS} ${MIX} -dim 3 -da_grid_x 35 -da_grid_y 10 -da_grid_z 37 ON host cuda)
 hj_case(residual_np2_2d_long      2 mpi  ${RS} -dim 2 -da_grid_x 300 -da_grid_y 45 ${OM9} ON host cuda)
+hj_case(residual_np2_3d_long      2 mpi  ${RS} ${MIX} -dim 3 -da_grid_x 20 -da_grid_y 9 -da_grid_z 70 ON host cuda) # GPU: the padded march, several runs
+hj_case(residual_3d_const_long    1 host ${RS} ${CONST} -dim 3 -da_grid_x 33 -da_grid_y 9 -da_grid_z 40 ON host cuda) # GPU: a constant stencil read in place
 hj_case(residual_dof2             1 "host;dof" ${RS} -dof 2 -dim 2 -n 11 ${OM9} ON host cuda)
 hj_case(residual_2d_bind_cpu      1 host ${RS} -dim 2 -n 17 -bind_cpu ${OM9} ON host cuda GPU -pc_hjacobi_backend auto -expect_refused) # GPU: host vectors under the CUDA backend are left to MatResidual
 hj_case(residual_np2_1d           2 mpi  ${RS} -dim 1 -n 41 ${OM9} ON host cuda)

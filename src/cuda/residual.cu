@@ -69,7 +69,7 @@ PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
     ResidualArgs<PetscScalar> a = {};
     /* the march for 3D star stencils (its blocks and extents in int), else one thread per point */
     const long long  mblocks = hjcuda::MarchBlocks<3>(ly->xm[0], ly->xm[1], ly->xm[2], hjcuda::kResidualRun);
-    const PetscBool  march   = (PetscBool)(ly->dim == 3 && st->kind == hj::STAR && mblocks < INT_MAX && ly->xm[0] < INT_MAX && ly->xm[1] < INT_MAX && ly->xm[2] < INT_MAX);
+    const PetscBool  march   = (PetscBool)(ly->dim == 3 && st->kind == hj::STAR && mblocks < INT_MAX && ly->xm[0] <= hjcuda::kMarchMaxExtent && ly->xm[1] <= hjcuda::kMarchMaxExtent && ly->xm[2] <= hjcuda::kMarchMaxExtent);
     const ResidualFn kernel  = march ? hj::DispatchTable<MarchEntries, 2, 2>::At((int)var, (int)direct) : hj::DispatchTable<ResidualEntries, 3, 2, 2, 2>::At((int)ly->dim - 1, (int)st->kind, (int)var, (int)direct);
 
     PetscCheck(kernel, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No residual kernel for dim %" PetscInt_FMT ", kind %" PetscInt_FMT, ly->dim, st->kind);

@@ -137,13 +137,18 @@ int main()
       }
   const long long mc3[3] = {17, 6, 10}, mc2[3] = {140, 9, 1}, os3[3] = {3, 1, 5}, om3[3] = {11, 8, 12}, os2[3] = {7, 2, 0};
   const long long cs3[3] = {2, 3, 4}, co3[3] = {5, 3, 4};
+  /* several runs along z in both products; boxes spanning a periodic grid (their inputs reach indices -1 and m) */
+  const long long mcz[3] = {9, 5, 40}, z0[3] = {0, 0, 0}, fz[3] = {18, 10, 80}, cz[3] = {9, 5, 40}, c2[3] = {140, 9, 1};
   for (int t = 0; t < 2; t++)
     for (int add = 0; add < 2; add++) {
       fail += CheckTransfer<3>(t, mc3, false, nullptr, nullptr, true, add);
       /* a rank's box: fine boxes starting at odd and even indices, the periodic neighbours in the ghosted input */
       fail += CheckTransfer<3>(t, mc3, true, t ? cs3 : os3, t ? co3 : om3, false, add);
       fail += CheckTransfer<3>(t, mc3, false, t ? cs3 : os3, t ? co3 : om3, false, add);
+      fail += CheckTransfer<3>(t, mcz, false, nullptr, nullptr, true, add);
+      fail += CheckTransfer<3>(t, mcz, true, z0, t ? cz : fz, false, add);
       if (t) { /* 2D: the restriction's march only */
+        fail += CheckTransfer<2>(t, mc2, true, z0, c2, false, add);
         fail += CheckTransfer<2>(t, mc2, false, nullptr, nullptr, true, add);
         fail += CheckTransfer<2>(t, mc2, true, os2, co3, false, add);
       }

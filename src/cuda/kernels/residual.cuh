@@ -95,6 +95,10 @@ __global__ void __launch_bounds__(kResidualBlock) ResidualKernel(const ResidualA
   }
 }
 
+/* The largest extent a march takes along any direction (MarchPoint's int arithmetic: extent + tile and run stay below
+   2^31) */
+constexpr long long kMarchMaxExtent = 1LL << 30;
+
 /* The lateral tile of a march block: 32 x 8 points in 3D (x, y), 256 in 2D (x); the march direction is z in 3D, y in 2D */
 template <int DIM>
 struct MarchTile {
@@ -130,8 +134,8 @@ struct StarValues {
   __device__ __forceinline__ T operator()(int s) const { return v[s]; }
 };
 
-/* The march (see the top): 3D star stencils, owned boxes whose extents and march blocks (MarchBlocks) are below 2^31
-   (cuda/residual.cu checks). Lateral neighbours: in the same plane of the padded array (xpad) or of x itself (DIRECT,
+/* The march (see the top): 3D star stencils, owned boxes whose extents are at most kMarchMaxExtent and whose march
+   blocks (MarchBlocks) are below 2^31 (cuda/residual.cu checks). Lateral neighbours: in the same plane of the padded array (xpad) or of x itself (DIRECT,
    zero outside the owned box, as BoxNeighbours); along z: the registers zb (below), zc (the point), za (above, loaded
    per step; loading it and b a step ahead measured slower: 0.203 against 0.188 ms, bench/partsalone run y2). The rows:
    as ResidualKernel. */

@@ -40,14 +40,14 @@ __global__ void __launch_bounds__(kTransferBlock) TransferKernel(const hj::Trans
 
 /* Whether TransferMarchKernel computes this transfer: the 3D products and the 2D restriction (the 2D interpolation's
    march was slower than TransferKernel: 0.147 against 0.126 ms at 4097^2 on an H100, bench/partsalone run y2), dof 1,
-   nothing to wrap, and its blocks and extents in int (MarchBlocks) */
+   nothing to wrap, and its blocks and extents in int (MarchBlocks, kMarchMaxExtent) */
 inline bool TransferMarches(const hj::TransferGrid &g, int dim, bool transpose)
 {
   bool wraps = false;
   for (int d = 0; d < dim; d++) wraps = wraps || (g.wrap && g.periodic[d]);
   if (dim < 2 || (dim == 2 && !transpose) || g.dof != 1 || wraps) return false;
   for (int d = 0; d < 3; d++)
-    if (g.om[d] >= INT_MAX) return false;
+    if (g.om[d] > kMarchMaxExtent) return false;
   const long long nb = dim == 3 ? MarchBlocks<3>(g.om[0], g.om[1], g.om[2], kTransferRun) : MarchBlocks<2>(g.om[0], 1, g.om[1], kTransferRun);
   return nb < (1LL << 31) - 1;
 }
@@ -118,10 +118,9 @@ __global__ void __launch_bounds__(kTransferBlock) TransferMarchKernel(const hj::
     /* fine point (gi, gj, gm): lateral parents I0 (and I0 + 1 when odd), weights 1 or 1/2 each */
     const InterpLateral<DIM, T> lateral = {x + ((gi >> 1) - g.is[0]) + (DIM == 3 ? s1 * ((gj >> 1) - g.is[1]) : 0) - sm * g.is[L], s1, sm, (bool)(gi & 1), DIM == 3 && (gj & 1)};
     /* lo, hi: the coarse planes K = gm / 2 and K + 1, hi loaded at the odd step before the odd step that needs it, y a
-       step ahead (two loads from memory in flight per thread: see ResidualMarchKernel) */
-    const int gm1 = (int)(g.os[L] + m1); /* the run's end */
-    long long K   = gm >> 1;
-    T         lo = lateral(K), hi = (gm & 1) || gm + 1 < gm1 ? lateral(K + 1) : T(0), yv = y ? y[u] : T(0);
+       step ahead (two loads from memory in flight per thread: 0.158 against 0.178 ms at 257^3, bench/partsalone y1, y2) */
+    long long K  = gm >> 1;
+    T         lo = lateral(K), hi = (gm & 1) || m0 + 1 < m1 ? lateral(K + 1) : T(0), yv = y ? y[u] : T(0);
     for (int m = m0; m < m1; m++, gm++) {
       const T yn = y && m + 1 < m1 ? y[u + us] : T(0);
       T       v  = lo;
@@ -129,7 +128,7 @@ __global__ void __launch_bounds__(kTransferBlock) TransferMarchKernel(const hj::
         v  = 0.5 * (lo + hi);
         lo = hi;
         K++;
-        hi = gm + 2 < gm1 ? lateral(K + 1) : T(0); /* for the odd step gm + 2 */
+        hi = m + 2 < m1 ? lateral(K + 1) : T(0); /* for the odd step gm + 2 */
       }
       w[u] = y ? yv + v : v;
       yv   = yn;
