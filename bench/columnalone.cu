@@ -14,16 +14,9 @@
 #include <algorithm>
 #include <string>
 #include "cuda/kernels/columns.cuh"
+#include "alone.h"
 
 using namespace hjcuda;
-#define CK(x) \
-  do { \
-    cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) { \
-      printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); \
-      exit(1); \
-    } \
-  } while (0)
 
 struct Problem {
   int                 n[3], noff = 6;

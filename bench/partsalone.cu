@@ -17,16 +17,9 @@
 #include <string>
 #include "cuda/kernels/residual.cuh"
 #include "cuda/kernels/transfer.cuh"
+#include "alone.h"
 
 using namespace hjcuda;
-#define CK(x) \
-  do { \
-    cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) { \
-      printf("CUDA error %s at %d\n", cudaGetErrorString(e_), __LINE__); \
-      exit(1); \
-    } \
-  } while (0)
 
 struct Dv { /* a device array of doubles */
   double *p = nullptr;
