@@ -11,6 +11,7 @@ Move it to the GPU with -dm_vec_type cuda -dm_mat_type aijcusparse.\n\
 -symmetric: interior rows drop their couplings to the (known) boundary values, which move to the right-hand side,\n\
   so A is symmetric (for CG with a symmetric preconditioner); by default A is ex45's (nonsymmetric) matrix.\n\
 Prints the iterations and the time of a second solve (the first one sets everything up).\n\
+-transpose: the second solve is A^T x = b (KSPSolveTranspose()), its residual ||b - A^T x||.\n\
 -sweep k:omega:its:tile,...  then, for each entry, set every level's hjacobi smoother to k sub-iterations, damping\n\
   omega (0: chosen from the operator), its smoothing iterations and tile (edge; 0 keeps the current one), solve once to set up, and time a second\n\
   solve. The entries apply one after the other.\n\n";
@@ -46,6 +47,7 @@ static inline PetscBool OnBoundary(PetscInt dim, PetscInt i, PetscInt j, PetscIn
 }
 
 static PetscBool symmetric = PETSC_FALSE; /* -symmetric */
+static PetscBool transpose = PETSC_FALSE; /* -transpose */
 
 static PetscErrorCode ComputeMatrix(KSP ksp, Mat J, Mat A, void *ctx)
 {
@@ -209,7 +211,8 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
   PetscCall(VecZeroEntries(x));
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(PetscTime(&t0));
-  PetscCall(KSPSolve(ksp, b, x));
+  if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(VecNorm(x, NORM_2, &rnorm)); /* a reduction: waits for every rank and GPU */
   PetscCall(PetscTime(&t1));
 
@@ -219,7 +222,8 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(KSPGetOperators(ksp, &A, NULL));
   PetscCall(VecDuplicate(b, &r));
-  PetscCall(MatMult(A, x, r));
+  if (transpose) PetscCall(MatMultTranspose(A, x, r));
+  else PetscCall(MatMult(A, x, r));
   PetscCall(VecAYPX(r, -1.0, b));
   PetscCall(VecNorm(r, NORM_2, &rnorm));
   PetscCall(VecNorm(b, NORM_2, &bnorm));
@@ -230,7 +234,7 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
 
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%" PetscInt_FMT "D Poisson %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", %d MPI rank(s), vectors of type %s\n", dim, mx, my, mz, size, vtype));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  solver: %s%s%s\n", solver, tag[0] ? " " : "", tag));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s in %" PetscInt_FMT " iterations, %.4f s (second solve), ||b - A x|| / ||b|| = %.1e\n", KSPConvergedReasons[reason], its, t1 - t0, (double)(rnorm / bnorm)));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "  %s in %" PetscInt_FMT " iterations, %.4f s (second solve), ||b - A%s x|| / ||b|| = %.1e\n", KSPConvergedReasons[reason], its, transpose ? "^T" : "", t1 - t0, (double)(rnorm / bnorm)));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "RESULT example=mg3d grid=%" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " ranks=%d vec=%s %s%s%s its=%" PetscInt_FMT " time=%.6e time_per_it=%.6e relres=%.3e reason=%s\n", mx, my, mz, size, vtype, solver, tag[0] ? " " : "", tag, its, t1 - t0, (t1 - t0) / PetscMax(its, 1), (double)(rnorm / bnorm), KSPConvergedReasons[reason]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -279,6 +283,7 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PCHJacobiInitializePackage());
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim %" PetscInt_FMT ": this example solves the 2D or the 3D Poisson problem", dim);
   if (dim == 3) PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 33, 33, 33, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));

@@ -22,6 +22,16 @@ J*/
 J*/
 #define PCHJMG "hjmg"
 
+/*J
+   PCHJDENSE - "hjdense": a small operator's inverse formed at setup and applied as one dense product (on the GPU with
+   CUDA vectors); `PCHJMG`'s coarse solve on one rank with CUDA vectors.
+
+   Level: intermediate
+
+.seealso: `PCHJMG`, `PCLU`, `PCREDUNDANT`
+J*/
+#define PCHJDENSE "hjdense"
+
 /*E
    PCHJacobiBackend - where `PCHJACOBI` runs its cycles
 
@@ -89,6 +99,7 @@ PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PCCreate_HJacobi(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_HJMG(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_HJDense(PC);
 
 PETSC_EXTERN PetscErrorCode PCHJacobiSetTileSize(PC, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetTileSize(PC, PetscInt *, PetscInt *, PetscInt *);

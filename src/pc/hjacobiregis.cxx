@@ -47,7 +47,8 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   if (PCHJacobiPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PCHJacobiPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCHJACOBI, PCCreate_HJacobi));
-  PetscCall(PCRegister(PCHJMG, PCCreate_HJMG)); /* src/mg/: PCMG with hjacobi smoothers */
+  PetscCall(PCRegister(PCHJMG, PCCreate_HJMG));       /* src/mg/: PCMG with hjacobi smoothers */
+  PetscCall(PCRegister(PCHJDENSE, PCCreate_HJDense)); /* src/mg/dense.cxx: hjmg's coarse solve on the GPU */
   PetscCall(PetscLogEventRegister("PCHJacobiExtract", PC_CLASSID, &PCHJACOBI_Extract));
   PetscCall(PetscLogEventRegister("PCHJacobiEstimate", PC_CLASSID, &PCHJACOBI_Estimate));
   PetscCall(PetscLogEventRegister("PCHJacobiCycle", PC_CLASSID, &PCHJACOBI_Cycle));
