@@ -100,6 +100,7 @@ PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PCCreate_HJacobi(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_HJMG(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_HJDense(PC);
+PETSC_EXTERN PetscErrorCode PCHJDenseGetPC(PC, PC *);
 
 PETSC_EXTERN PetscErrorCode PCHJacobiSetTileSize(PC, PetscInt, PetscInt, PetscInt);
 PETSC_EXTERN PetscErrorCode PCHJacobiGetTileSize(PC, PetscInt *, PetscInt *, PetscInt *);

@@ -110,20 +110,22 @@ hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level
 # PCHJDENSE (src/mg/dense.cxx): a small operator's inverse as one dense product. Against the exact solution: one
 # application solves mg3d's nonsymmetric operator to rounding, and its transpose (KSPSolveTranspose) A^T; inside PCREDUNDANT on 2 ranks, above -pc_hjdense_max_size (the inner
 # LU itself), with another inner PC; as PCMG's coarse solve it gives PCMG's LU iterations and norms (3D; ex19, dof 4;
-# Newton's new operators refactor). On host vectors hjmg keeps PCMG's LU.
+# Newton's new operators refactor; new operators, PCReset and -malloc_dump in hjmg_change_dense). On host vectors hjmg
+# keeps PCMG's LU.
 set(SD $<TARGET_FILE:mg3d> -da_grid_x 9 -da_grid_y 7 -da_grid_z 11 -pc_mg_levels 1 -malloc_debug -malloc_dump)
 set(EXACT "its=1 .*relres=[0-9.]+e-1[3-9] ")
-set(LEAK "[Tt]otal space allocated|PetscMalloc")
+set(LEAK "${HJ_LEAK_FAIL}") # a block left at PetscFinalize (-malloc_dump)
 hj_expect_test(NAME hjdense_exact LABELS hjmg MATCH "pc=hjdense ${EXACT}" "the 693 x 693 inverse, applied as one dense product on the host" "PC Object: .hjdense_." "type: lu"
   NOMATCH ${LEAK} COMMAND ${SD} -ksp_type preonly -pc_type hjdense -ksp_view)
 hj_expect_test(NAME hjdense_transpose LABELS "hjmg;transpose" MATCH "ksp=preonly pc=hjdense ${EXACT}" "A.T x.. / ..b.. = " NOMATCH ${LEAK} COMMAND ${SD} -ksp_type preonly -pc_type hjdense -transpose)
-hj_expect_test(NAME hjdense_redundant_np2 NP 2 LABELS "hjmg;mpi" MATCH "ksp=preonly pc=redundant ${EXACT}" COMMAND ${SD} -ksp_type preonly -pc_type redundant -redundant_pc_type hjdense)
+hj_expect_test(NAME hjdense_redundant_np2 NP 2 LABELS "hjmg;mpi" MATCH "ksp=preonly pc=redundant ${EXACT}" "type: hjdense" "the 693 x 693 inverse" NOMATCH ${LEAK}
+  COMMAND ${SD} -ksp_type preonly -pc_type redundant -redundant_pc_type hjdense -ksp_view)
 hj_expect_test(NAME hjdense_max_size LABELS hjmg MATCH "pc=hjdense ${EXACT}" "693 rows > max size 10 .-pc_hjdense_max_size.: the inner PC applied directly" NOMATCH ${LEAK}
   COMMAND ${SD} -ksp_type preonly -pc_type hjdense -pc_hjdense_max_size 10 -ksp_view)
 hj_expect_test(NAME hjdense_inner LABELS hjmg MATCH "formed by:" "type: jacobi" NOMATCH "relres=[0-9.]+e-1[3-9] " COMMAND ${SD} -ksp_type preonly -pc_type hjdense -hjdense_pc_type jacobi -ksp_view)
 hj_expect_test(NAME hjdense_err_ranks NP 2 ERROR LABELS "hjmg;errors;mpi" MATCH "PCHJDENSE runs on one MPI rank .this PC has 2.; on several, put it inside PCREDUNDANT" COMMAND ${SD} -pc_type hjdense)
 hj_expect_test(NAME hjdense_err_max_size ERROR LABELS "hjmg;errors" MATCH "-pc_hjdense_max_size -1 must be >= 0" COMMAND ${SD} -pc_type hjdense -pc_hjdense_max_size -1)
-hj_hjmg_same(hjdense_coarse_3d 1 "" REF ${M3} -pc_type hjmg TEST ${M3} -pc_type hjmg -mg_coarse_pc_type hjdense -malloc_debug -malloc_dump)
+hj_hjmg_same(hjdense_coarse_3d 1 "" REF ${M3} -pc_type hjmg TEST ${M3} -pc_type hjmg -mg_coarse_pc_type hjdense)
 hj_hjmg_same(hjdense_coarse_2d_wcycle 1 "" REF ${M2} -pc_type hjmg -pc_mg_cycle_type w TEST ${M2} -pc_type hjmg -pc_mg_cycle_type w -mg_coarse_pc_type hjdense)
 hj_expect_test(NAME hjdense_coarse_view LABELS hjmg MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the host"
   COMMAND ${V3} -mg_coarse_pc_type hjdense -pc_view)
@@ -137,6 +139,7 @@ endif()
 # leak), and without any DM an error that says what hjmg needs
 hj_case(hjmg_change 1 "hjmg" test_hjmg ON host cuda)
 hj_case(hjmg_change_np2 2 "hjmg;mpi" test_hjmg ON host cuda)
+hj_case(hjmg_change_dense 1 "hjmg" test_hjmg -mg_coarse_pc_type hjdense ON host cuda)
 hj_expect_test(NAME hjmg_err_no_dm ERROR LABELS "hjmg;errors" MATCH "PCHJMG with 3 levels needs a DMDA to build the grid hierarchy"
   COMMAND $<TARGET_FILE:test_hjmg> -attach_dm 0)
 
@@ -158,7 +161,11 @@ if(HJACOBI_WITH_CUDA)
   # on the device solves exactly, and its transpose too
   hj_expect_test(NAME cuda_hjmg_coarse_dense LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the device"
     COMMAND ${CM3} -pc_type hjmg -pc_view)
-  hj_expect_test(NAME cuda_hjmg_coarse_lu LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: lu" NOMATCH "hjdense" COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_type lu -pc_view)
+  # any coarse PC or factor option keeps PCMG's LU as PCMG made it (its zero-pivot shift included)
+  hj_expect_test(NAME cuda_hjmg_coarse_lu LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: lu" "diagonal shift on blocks" NOMATCH "hjdense"
+    COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_type lu -pc_view)
+  hj_expect_test(NAME cuda_hjmg_coarse_lu_ordering LABELS "cuda;hjmg" MATCH "type: lu" "matrix ordering: natural" "diagonal shift on blocks" NOMATCH "hjdense"
+    COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_factor_mat_ordering_type natural -pc_view)
   hj_hjmg_same(cuda_hjmg_coarse_dense_same 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -mg_coarse_pc_type lu TEST ${CM3} -pc_type hjmg)
   hj_expect_test(NAME cuda_hjdense_exact LABELS "cuda;hjmg;transpose" MATCH "vec=seqcuda ksp=preonly pc=hjdense ${EXACT}" "the 693 x 693 inverse, applied as one dense product on the device"
     COMMAND ${SD} ${CU} -ksp_type preonly -pc_type hjdense -ksp_view)

@@ -29,6 +29,20 @@ static PetscErrorCode HJDenseInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the inner PC's setup as PCREDUNDANT does its KSP's: its options read at every setup when the outer PC read its own,
+   the outer PC's error-on-failure passed on, its failed reason (or none) the outer PC's */
+static PetscErrorCode HJDenseInnerSetUp(PC pc)
+{
+  PC_HJDense *hd = (PC_HJDense *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCSetErrorIfFailure(hd->inner, pc->erroriffailure));
+  if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(hd->inner));
+  PetscCall(PCSetUp(hd->inner));
+  pc->failedreason = hd->inner->failedreason;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the vectors the PC is applied to are CUDA vectors (then the inverse goes to the device) */
 static PetscErrorCode HJDenseOnDevice(Mat A, PetscBool *device)
 {
@@ -58,9 +72,7 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   if (n > hd->maxsize) { /* the inner PC on the operator itself: PCMG's coarse LU */
     PetscCall(PetscInfo(pc, "%" PetscInt_FMT " rows > -pc_hjdense_max_size %" PetscInt_FMT ": the inner PC is applied directly\n", n, hd->maxsize));
     PetscCall(PCSetOperators(hd->inner, pc->mat, pc->pmat));
-    if (!pc->setupcalled) PetscCall(PCSetFromOptions(hd->inner));
-    PetscCall(PCSetUp(hd->inner));
-    if (hd->inner->failedreason) pc->failedreason = hd->inner->failedreason;
+    PetscCall(HJDenseInnerSetUp(pc));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* the inverse from the inner PC on a host copy (on a GPU matrix the factorization would be the device's sparse LU,
@@ -68,10 +80,8 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscCall(MatDestroy(&hd->host));
   PetscCall(MatConvert(pc->pmat, MATSEQAIJ, MAT_INITIAL_MATRIX, &hd->host));
   PetscCall(PCSetOperators(hd->inner, hd->host, hd->host));
-  if (!pc->setupcalled) PetscCall(PCSetFromOptions(hd->inner));
-  PetscCall(PCSetUp(hd->inner));
+  PetscCall(HJDenseInnerSetUp(pc));
   if (hd->inner->failedreason) {
-    pc->failedreason = hd->inner->failedreason;
     PetscCall(PetscInfo(pc, "the inner PC failed at setup (%s): no inverse formed\n", PCFailedReasons[hd->inner->failedreason]));
     PetscCall(MatDestroy(&hd->host));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -89,11 +99,28 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* on CUDA vectors the inverse on the device, also where the Pmat's vectors (setup's guess) were host vectors */
+static PetscErrorCode HJDenseFollow(PC pc, Vec x)
+{
+  PC_HJDense *hd = (PC_HJDense *)pc->data;
+  PetscBool   cuda;
+
+  PetscFunctionBegin;
+  if (!hd->inverse || hd->device) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cuda, VECSEQCUDA, VECMPICUDA, ""));
+  if (!cuda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatConvert(hd->inverse, MATSEQDENSECUDA, MAT_INPLACE_MATRIX, &hd->inverse));
+  hd->device = PETSC_TRUE;
+  PetscCall(PetscInfo(pc, "CUDA vectors: the inverse moved to the device\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApply_HJDense(PC pc, Vec x, Vec y)
 {
   PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(HJDenseFollow(pc, x));
   if (hd->inverse) PetscCall(MatMult(hd->inverse, x, y));
   else PetscCall(PCApply(hd->inner, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -104,6 +131,7 @@ static PetscErrorCode PCApplyTranspose_HJDense(PC pc, Vec x, Vec y)
   PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(HJDenseFollow(pc, x));
   if (hd->inverse) PetscCall(MatMultTranspose(hd->inverse, x, y));
   else PetscCall(PCApplyTranspose(hd->inner, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -132,6 +160,7 @@ static PetscErrorCode PCView_HJDense(PC pc, PetscViewer viewer)
   if (!pc->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: not set up yet (max size %" PetscInt_FMT ")\n", hd->maxsize));
   else if (hd->inverse)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: the %" PetscInt_FMT " x %" PetscInt_FMT " inverse, applied as one dense product on the %s (max size %" PetscInt_FMT "); formed by:\n", hd->n, hd->n, hd->device ? "device" : "host", hd->maxsize));
+  else if (hd->n <= hd->maxsize) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: no inverse: the inner PC failed at setup (%s):\n", PCFailedReasons[hd->inner ? hd->inner->failedreason : PC_NOERROR]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: %" PetscInt_FMT " rows > max size %" PetscInt_FMT " (-pc_hjdense_max_size): the inner PC applied directly:\n", hd->n, hd->maxsize));
   if (hd->inner) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
@@ -163,6 +192,34 @@ static PetscErrorCode PCDestroy_HJDense(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  PCHJDenseGetPC - The inner PC of a `PCHJDENSE`, the one that forms its inverse (`PCLU` unless changed)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCHJDENSE`
+
+  Output Parameter:
+. inner - its inner PC (options prefix: the PC's, then `hjdense_`)
+
+  Level: advanced
+
+.seealso: `PCHJDENSE`, `PCRedundantGetKSP()`
+@*/
+PetscErrorCode PCHJDenseGetPC(PC pc, PC *inner)
+{
+  PetscBool isdense;
+
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCHJDENSE, &isdense));
+  PetscCheck(isdense, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "PCHJDenseGetPC() needs a PCHJDENSE, not a PC of type %s", ((PetscObject)pc)->type_name);
+  PetscCall(HJDenseInner(pc));
+  *inner = ((PC_HJDense *)pc->data)->inner;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    PCHJDENSE - "hjdense": the inverse of a small operator, formed once at setup and applied as one dense matrix-vector
    product, on the GPU where the vectors are CUDA vectors.
@@ -183,9 +240,11 @@ static PetscErrorCode PCDestroy_HJDense(PC pc)
 
    It is `PCHJMG`'s coarse solve on one rank with CUDA vectors when the user gives no `-mg_coarse_pc_type`, and works as
    any `PCMG`'s (`-mg_coarse_pc_type hjdense`). One MPI rank only: on several, put it inside `PCREDUNDANT`. If the inner
-   PC fails at setup, the PC reports the inner PC's failed reason (`PCGetFailedReason()`).
+   PC fails at setup, the PC reports the inner PC's failed reason (`PCGetFailedReason()`); with `PCSetErrorIfFailure()`
+   the inner PC's error stops the setup. The inner PC reads its options at every setup once this PC has read its own
+   (as `PCREDUNDANT`'s KSP); `PCHJDenseGetPC()` returns it.
 
-.seealso: `PCLU`, `PCSVD`, `PCREDUNDANT`, `PCHJMG`, `PCMatApply()`
+.seealso: `PCLU`, `PCSVD`, `PCREDUNDANT`, `PCHJMG`, `PCMatApply()`, `PCHJDenseGetPC()`
 M*/
 PetscErrorCode PCCreate_HJDense(PC pc)
 {

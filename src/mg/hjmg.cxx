@@ -43,7 +43,10 @@ static PetscErrorCode HJMGCheckHierarchy(PC pc)
 /* Before PCMG's first setup (which reads -mg_coarse_ options after this, so they still override): on one rank with CUDA
    vectors, PCMG's coarse LU becomes PCHJDENSE. PCMG's LU there is the device's sparse triangular solves, which wait for
    the stream twice per V-cycle (so the host cannot queue the up-sweep ahead of the device) and cost 0.1 ms at 125
-   unknowns; the dense inverse is one product that does not wait (H100 run z1: B3 3D 4% faster). */
+   unknowns; the dense inverse is one product that does not wait (H100 run z1: B3 3D 4% faster). Not when the user
+   chose the coarse LU's solver package in code or gave any -mg_coarse_pc_type or -mg_coarse_pc_factor_ option: then
+   PCMG's LU stays as it made it (with its MAT_SHIFT_INBLOCKS, which a PC made again by -mg_coarse_pc_type lu after
+   hjdense would not have). */
 static PetscErrorCode HJMGCoarseDefault(PC pc)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
@@ -60,6 +63,21 @@ static PetscErrorCode HJMGCoarseDefault(PC pc)
   PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCLU, &lu));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)coarse), &size));
   if (!lu || size > 1) PetscFunctionReturn(PETSC_SUCCESS);
+  { /* the user's LU (a solver package set by code, any coarse PC or factor option given) stays: PCMG's, with its shift */
+    MatSolverType            solver;
+    const char              *prefix;
+    static const char *const names[] = {"-pc_type", "-pc_factor_mat_solver_type", "-pc_factor_shift_type", "-pc_factor_shift_amount", "-pc_factor_mat_ordering_type", "-pc_factor_zeropivot", "-pc_factor_fill", "-pc_factor_in_place", "-pc_factor_reuse_ordering", "-pc_factor_reuse_fill", "-pc_factor_nonzeros_along_diagonal", "-pc_factor_pivot_in_blocks", "-pc_factor_column_pivot"};
+
+    PetscCall(PCFactorGetMatSolverType(cpc, &solver));
+    if (solver) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PCGetOptionsPrefix(cpc, &prefix));
+    for (const char *name : names) {
+      PetscBool set;
+
+      PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, name, &set));
+      if (set) PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(DMGetVecType(pc->dm, &vtype));
   if (vtype) PetscCall(PetscStrInList(vtype, VECCUDA "," VECSEQCUDA "," VECMPICUDA, ',', &device));
   if (!device) PetscFunctionReturn(PETSC_SUCCESS);
