@@ -115,26 +115,26 @@ static PetscErrorCode HJDenseFollow(PC pc, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCApply_HJDense(PC pc, Vec x, Vec y)
+/* y = A^{-1} x or A^{-T} x: one dense product, or the inner PC above the size limit */
+static PetscErrorCode HJDenseApply(PC pc, Vec x, Vec y, PetscBool transpose)
 {
   PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
   PetscCall(HJDenseFollow(pc, x));
-  if (hd->inverse) PetscCall(MatMult(hd->inverse, x, y));
-  else PetscCall(PCApply(hd->inner, x, y));
+  if (hd->inverse) PetscCall(transpose ? MatMultTranspose(hd->inverse, x, y) : MatMult(hd->inverse, x, y));
+  else PetscCall(transpose ? PCApplyTranspose(hd->inner, x, y) : PCApply(hd->inner, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_HJDense(PC pc, Vec x, Vec y)
+{
+  return HJDenseApply(pc, x, y, PETSC_FALSE);
 }
 
 static PetscErrorCode PCApplyTranspose_HJDense(PC pc, Vec x, Vec y)
 {
-  PC_HJDense *hd = (PC_HJDense *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCall(HJDenseFollow(pc, x));
-  if (hd->inverse) PetscCall(MatMultTranspose(hd->inverse, x, y));
-  else PetscCall(PCApplyTranspose(hd->inner, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
+  return HJDenseApply(pc, x, y, PETSC_TRUE);
 }
 
 static PetscErrorCode PCSetFromOptions_HJDense(PC pc, HJ_OPTION_ITEMS)
