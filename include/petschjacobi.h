@@ -24,7 +24,7 @@ J*/
 
 /*J
    PCHJDENSE - "hjdense": a small operator's inverse formed at setup and applied as one dense product (on the GPU with
-   CUDA vectors); `PCHJMG`'s coarse solve on one rank with CUDA vectors.
+   CUDA vectors); `PCHJMG`'s coarse solve with CUDA vectors.
 
    Level: intermediate
 

@@ -167,6 +167,11 @@ if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_hjmg_coarse_lu_ordering LABELS "cuda;hjmg" MATCH "type: lu" "matrix ordering: natural" "diagonal shift on blocks" NOMATCH "hjdense"
     COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_factor_mat_ordering_type natural -pc_view)
   hj_hjmg_same(cuda_hjmg_coarse_dense_same 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -mg_coarse_pc_type lu TEST ${CM3} -pc_type hjmg)
+  # on 2 ranks inside PCMG's PCREDUNDANT (cuda_hjmg_mg3d_3d_np2 compares its solve with PCMG's); a redundant option keeps LU
+  hj_expect_test(NAME cuda_hjmg_coarse_dense_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the device"
+    COMMAND ${CM3} -pc_type hjmg -pc_view)
+  hj_expect_test(NAME cuda_hjmg_coarse_redundant_lu_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "type: lu" NOMATCH "hjdense"
+    COMMAND ${CM3} -pc_type hjmg -mg_coarse_redundant_pc_factor_mat_ordering_type nd -pc_view)
   hj_expect_test(NAME cuda_hjdense_exact LABELS "cuda;hjmg;transpose" MATCH "vec=seqcuda ksp=preonly pc=hjdense ${EXACT}" "the 693 x 693 inverse, applied as one dense product on the device"
     COMMAND ${SD} ${CU} -ksp_type preonly -pc_type hjdense -ksp_view)
   hj_expect_test(NAME cuda_hjdense_transpose LABELS "cuda;hjmg;transpose" MATCH "vec=seqcuda ksp=preonly pc=hjdense ${EXACT}" COMMAND ${SD} ${CU} -ksp_type preonly -pc_type hjdense -transpose)

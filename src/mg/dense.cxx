@@ -238,7 +238,8 @@ PetscErrorCode PCHJDenseGetPC(PC pc, PC *inner)
    of `PCLU` on an aijcusparse matrix wait for it twice and cost about 0.1 ms at 125 unknowns (H100). The setup costs
    the inner PC's factorization and n of its solves on the host; each application 2 n^2 flops.
 
-   It is `PCHJMG`'s coarse solve on one rank with CUDA vectors when the user gives no `-mg_coarse_pc_type`, and works as
+   It is `PCHJMG`'s coarse solve with CUDA vectors (on several ranks inside `PCREDUNDANT`) when the user gives no coarse
+   option (`src/mg/coarse.cxx`), and works as
    any `PCMG`'s (`-mg_coarse_pc_type hjdense`). One MPI rank only: on several, put it inside `PCREDUNDANT`. If the inner
    PC fails at setup, the PC reports the inner PC's failed reason (`PCGetFailedReason()`); with `PCSetErrorIfFailure()`
    the inner PC's error stops the setup. The inner PC reads its options at every setup once this PC has read its own

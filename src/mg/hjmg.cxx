@@ -40,52 +40,6 @@ static PetscErrorCode HJMGCheckHierarchy(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Before PCMG's first setup (which reads -mg_coarse_ options after this, so they still override): on one rank with CUDA
-   vectors, PCMG's coarse LU becomes PCHJDENSE. PCMG's LU there is the device's sparse triangular solves, which wait for
-   the stream twice per V-cycle (so the host cannot queue the up-sweep ahead of the device) and cost 0.1 ms at 125
-   unknowns; the dense inverse is one product that does not wait (H100 run z1: B3 3D 4% faster). Not when the user
-   chose the coarse LU's solver package in code or gave any -mg_coarse_pc_type or -mg_coarse_pc_factor_ option: then
-   PCMG's LU stays as it made it (with its MAT_SHIFT_INBLOCKS, which a PC made again by -mg_coarse_pc_type lu after
-   hjdense would not have). */
-static PetscErrorCode HJMGCoarseDefault(PC pc)
-{
-  PC_MG         *mg = (PC_MG *)pc->data;
-  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
-  KSP            coarse;
-  PC             cpc;
-  PetscBool      lu, device = PETSC_FALSE;
-  PetscMPIInt    size;
-  VecType        vtype;
-
-  PetscFunctionBegin;
-  if (pc->setupcalled || n < 2 || !pc->dm || !(coarse = mg->levels[0]->smoothd)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPGetPC(coarse, &cpc));
-  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCLU, &lu));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)coarse), &size));
-  if (!lu || size > 1) PetscFunctionReturn(PETSC_SUCCESS);
-  { /* the user's LU (a solver package set by code, any coarse PC or factor option given) stays: PCMG's, with its shift */
-    MatSolverType            solver;
-    const char              *prefix;
-    static const char *const names[] = {"-pc_type", "-pc_factor_mat_solver_type", "-pc_factor_shift_type", "-pc_factor_shift_amount", "-pc_factor_mat_ordering_type", "-pc_factor_zeropivot", "-pc_factor_fill", "-pc_factor_in_place", "-pc_factor_reuse_ordering", "-pc_factor_reuse_fill", "-pc_factor_nonzeros_along_diagonal", "-pc_factor_pivot_in_blocks", "-pc_factor_column_pivot"};
-
-    PetscCall(PCFactorGetMatSolverType(cpc, &solver));
-    if (solver) PetscFunctionReturn(PETSC_SUCCESS);
-    PetscCall(PCGetOptionsPrefix(cpc, &prefix));
-    for (const char *name : names) {
-      PetscBool set;
-
-      PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, name, &set));
-      if (set) PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  PetscCall(DMGetVecType(pc->dm, &vtype));
-  if (vtype) PetscCall(PetscStrInList(vtype, VECCUDA "," VECSEQCUDA "," VECMPICUDA, ',', &device));
-  if (!device) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PCSetType(cpc, PCHJDENSE));
-  PetscCall(PetscInfo(pc, "one rank, CUDA vectors: the coarse solve is hjdense (the coarse inverse as one dense product on the device) unless -mg_coarse_pc_type says otherwise\n"));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode PCSetUp_HJMG(PC pc)
 {
   PC_HJMG *hm = HJMGContext(pc);
@@ -223,9 +177,10 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    must be given. Without `-pc_mg_levels` (and no `PCMGSetLevels()` call), on a `DMDA` that was not refined (where
    `PCMG` makes one level), hjmg halves the grid while every direction has more than 5 points, an odd number (even where
    periodic) and keeps at least 2 points per rank; after `-da_refine n` it takes n + 1 levels, as `PCMG`. The coarse
-   solve is `PCMG`'s (`-mg_coarse_`), except on one rank with CUDA vectors, where `PCMG`'s LU becomes `PCHJDENSE` (the
-   coarse operator's inverse, formed by the same LU on the host, applied as one dense product on the device; operators
-   of more than 1024 rows keep the LU): `-mg_coarse_pc_type lu` restores `PCMG`'s.
+   solve is `PCMG`'s (`-mg_coarse_`), except with CUDA vectors, where `PCMG`'s LU becomes `PCHJDENSE` (the coarse
+   operator's inverse, formed by the same LU on the host, applied as one dense product on the device; operators of more
+   than 1024 rows keep the LU; on several ranks the PC inside `PCMG`'s `PCREDUNDANT`) unless any `-mg_coarse_pc_type`,
+   `-mg_coarse_pc_factor_` or `-mg_coarse_redundant_` option is given: then `PCMG`'s stays as `PCMG` made it.
 
    The residual: after `PCMG`'s setup each level whose smoother is hjacobi gets `PCMGSetResidual()` with a `MATSHELL`
    that holds the level's operator and the smoother; the residual asks the smoother for r = b - A x on the stencil it

@@ -42,3 +42,5 @@ PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);
+/* src/mg/coarse.cxx: before PCMG's first setup, PCHJDENSE as the coarse solve on CUDA vectors unless the user chose one */
+PETSC_INTERN PetscErrorCode HJMGCoarseDefault(PC);
