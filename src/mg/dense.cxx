@@ -1,6 +1,6 @@
 /* PCHJDENSE: a small operator's inverse formed once at setup (an inner PC, LU by default, applied to the identity) and
    applied as one dense matrix-vector product, on the device where the vectors are CUDA vectors. hjmg's coarse solve on
-   the GPU (src/mg/hjmg.cxx): PCMG's sparse triangular solves there wait for the stream and cost 0.1 ms at 125 unknowns. */
+   the GPU (src/mg/coarse.cxx): PCMG's sparse triangular solves there wait for the stream and cost 0.1 ms at 125 unknowns. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
 typedef struct {
