@@ -5,7 +5,7 @@
    several tiles. Built by bench/gpu.sh prepare (bench/CMakeLists.txt, target columnalone, with the CUDA backend):
      columnalone            checks, then timings
      columnalone check      checks only (compute-sanitizer --tool racecheck columnalone check)
-     columnalone prof       one launch of each kernel at 257^3 (ncu -k regex:ColumnKernel) */
+     columnalone prof       one launch of each kernel at 257^3: planes, shared, constant, classes (ncu -k regex:ColumnKernel) */
 #include <cstdio>
 #include <cstdlib>
 #include <cmath>
@@ -228,9 +228,14 @@ int main(int argc, char **argv)
     Problem p    = Make(257, 257, 257, false, 2, 1);
     double  w[8] = {0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8};
     Dev     d(p, w, 4);
-    int     o[3] = {0, 0, 0}, t8[3] = {8, 8, 8}, ts[3] = {29, 14, 52};
-    Run<4>(0, p, d, ts, o, true, 1);
+    int     o[3] = {0, 0, 0}, t8[3] = {8, 8, 8}, ts[3] = {29, 14, 43};
+    Run<4>(0, p, d, ts, o, true, 1); /* planes */
     Run<4>(1, p, d, t8, o, true, 1);
+    g_const = true;
+    Run<4>(0, p, d, ts, o, false, 1); /* constant */
+    g_const = false;
+    d.Classes(p);
+    Run<4>(0, p, d, ts, o, true, 1); /* row classes */
     return 0;
   }
   bool timing = argc < 2 || std::string(argv[1]) != "check";
