@@ -5,6 +5,7 @@
    several tiles. Built by bench/gpu.sh prepare (bench/CMakeLists.txt, target columnalone, with the CUDA backend):
      columnalone            checks, then timings
      columnalone check      checks only (compute-sanitizer --tool racecheck columnalone check)
+     columnalone quick      a few checks, then the three modes at 29 x 14 x 43 (the variants of bench/columnvariants.sh)
      columnalone prof       one launch of each kernel at 257^3: planes, shared, constant, classes (ncu -k regex:ColumnKernel) */
 #include <cstdio>
 #include <cstdlib>
@@ -199,13 +200,24 @@ static double MaxDiff(const std::vector<double> &a, const std::vector<double> &b
   for (size_t i = 0; i < a.size(); i++) e = std::max(e, std::fabs(a[i] - b[i]));
   return e;
 }
+/* mode: 0 the planes (variable rows in a 2-point shell), 1 a constant stencil, 2 row classes (Dirichlet rows on the faces) */
 template <int K>
-static int Check(const char *name, int nx, int ny, int nz, std::vector<int> t, std::vector<int> o, bool ghost)
+static int Check(const char *name, int nx, int ny, int nz, std::vector<int> t, std::vector<int> o, bool ghost, int mode = 0)
 {
-  Problem p = Make(nx, ny, nz, ghost, 2, 7 + nx);
-  double  w[8];
+  Problem p = Make(nx, ny, nz, ghost, mode == 0 ? 2 : (mode == 1 ? 0 : 1), 7 + nx);
+  if (mode == 2)
+    for (int k = 0; k < nz; k++)
+      for (int j = 0; j < ny; j++)
+        for (int i = 0; i < nx; i++)
+          if (i == 0 || j == 0 || k == 0 || i == nx - 1 || j == ny - 1 || k == nz - 1) {
+            for (int q = 0; q < 6; q++) p.coef[q * p.N() + p.U(i, j, k)] = 0;
+            p.invdiag[p.U(i, j, k)] = 1 / p.cst[6];
+          }
+  double w[8];
   for (int j = 0; j < K; j++) w[j] = 0.8 * (j & 1 ? 1.2 : 0.9);
-  Dev                 d(p, w, K);
+  Dev d(p, w, K);
+  if (mode == 2) d.Classes(p);
+  g_const = mode == 1;
   std::vector<double> ref = Reference(p, t.data(), o.data(), K, w), ys(p.N()), yt(p.N());
   Run<K>(0, p, d, t.data(), o.data(), true, 1);
   CK(cudaMemcpy(ys.data(), d.y, p.N() * 8, cudaMemcpyDeviceToHost));
@@ -216,9 +228,10 @@ static int Check(const char *name, int nx, int ny, int nz, std::vector<int> t, s
     CK(cudaMemcpy(yt.data(), d.y, p.N() * 8, cudaMemcpyDeviceToHost));
     et = MaxDiff(yt, ref);
   }
+  g_const   = false;
   double es = MaxDiff(ys, ref);
   bool   ok = es < 1e-12;
-  printf("gpucheck %s k %d %-40s columns-ref %.2e shared-ref %.2e\n", ok ? "PASS" : "FAIL", K, name, es, et);
+  printf("gpucheck %s k %d %-40s %-9s columns-ref %.2e shared-ref %.2e\n", ok ? "PASS" : "FAIL", K, name, mode == 0 ? "planes" : (mode == 1 ? "constant" : "classes"), es, et);
   return !ok;
 }
 int main(int argc, char **argv)
@@ -238,6 +251,32 @@ int main(int argc, char **argv)
     Run<4>(0, p, d, ts, o, true, 1); /* row classes */
     return 0;
   }
+  if (argc > 1 && std::string(argv[1]) == "quick") { /* the checks, then 29 x 14 x 43 with a constant stencil, row classes and planes */
+    fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true);
+    fail += Check<4>("45x39x33 16,16,33", 45, 39, 33, {16, 16, 33}, {2, 4, 0}, false);
+    fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true);
+    fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true);
+    for (int m = 1; m <= 2; m++) {
+      fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true, m);
+      fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false, m);
+      fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true, m);
+      fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true, m);
+    }
+    Problem      p    = Make(257, 257, 257, false, 1, 1);
+    double       w[8] = {0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8};
+    Dev          d(p, w, 4);
+    int          o[3] = {0, 0, 0}, ts[3] = {29, 14, 43};
+    const double bytes = 24.0 * p.N();
+    g_shell            = 1;
+    float mp           = Run<4>(0, p, d, ts, o, true, 20);
+    g_const            = true;
+    float mc           = Run<4>(0, p, d, ts, o, false, 20);
+    g_const            = false;
+    d.Classes(p);
+    float mk = Run<4>(0, p, d, ts, o, true, 20);
+    printf("quick %s constant %.4f ms (%.1f%%), classes %.4f ms (%.1f%%), planes %.4f ms (%.1f%% of 3.35 TB/s)\n", fail ? "FAIL" : "PASS", mc, 100 * bytes / mc / 1e6 / 3350, mk, 100 * bytes / mk / 1e6 / 3350, mp, 100 * bytes / mp / 1e6 / 3350);
+    return fail;
+  }
   bool timing = argc < 2 || std::string(argv[1]) != "check";
   fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true);
   fail += Check<4>("37x21x19 32,8,8", 37, 21, 19, {32, 8, 8}, {0, 0, 0}, true);
@@ -246,6 +285,12 @@ int main(int argc, char **argv)
   fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true);
   fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false);
   fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true);
+  for (int m = 1; m <= 2; m++) {
+    fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true, m);
+    fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false, m);
+    fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true, m);
+    fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true, m);
+  }
   printf("gpucheck %s\n", fail ? "FAIL" : "PASS all");
   if (!timing) return fail;
   /* 257^3, mg3d's shape: the Laplacian inside, variable rows in the 2-point shell (cint), one cycle per launch */

@@ -111,7 +111,18 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   CQ       cq = 0;
   unsigned cn = 0;
 
-#pragma unroll 1
+#ifndef HJ_COLUMN_UNROLL
+  #define HJ_COLUMN_UNROLL 1
+#endif
+#ifndef HJ_COLUMN_SELECT
+  #define HJ_COLUMN_SELECT 0
+#endif
+#define HJ_COLUMN_PRAGMA_(x) _Pragma(#x)
+#define HJ_COLUMN_PRAGMA(x)  HJ_COLUMN_PRAGMA_(x)
+  /* (HJ_COLUMN_SELECT) every thread computes every level from a clamped column (in the plane, so the reads stay inside
+     shared memory), and a select keeps x where the point is frozen: no branch per level */
+  const int ecl = e < sx + 1 ? sx + 1 : (e > np - sx - 2 ? np - sx - 2 : e);
+  HJ_COLUMN_PRAGMA(unroll HJ_COLUMN_UNROLL)
   for (int s = 0; s <= wz + K; s++) {
     S N[K + 1]; /* level l's column at plane s - l */
     N[0] = xn;
@@ -146,7 +157,21 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
     for (int l = 1; l <= K; l++) {
       const int z = s - l;
       S         v = B[l - 1]; /* frozen (ring, halo planes): level l - 1's value, which is x */
-      if (inner && z >= 1 && z <= wz) {
+      if constexpr (HJ_COLUMN_SELECT && !PLANES) {
+        const bool act = inner && z >= 1 && z <= wz;
+        if (z >= 1 && z <= wz) { /* (uniform) */
+          const S *src = sh + ((s & 1) ^ 1) * np + ecl + 2 * (l - 1) * np;
+          auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
+          S        u;
+          if constexpr (classes) {
+            const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
+            if (allzero) u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+            else u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
+          } else u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+          v = act ? u : v;
+          if (l == K && act && (P.transpose || (ownxy && z >= oz0 && z < oz1))) PutResult(P.y.out + (yi - (l + 1) * P.y.os2), (T)v, (bool)P.transpose);
+        }
+      } else if (inner && z >= 1 && z <= wz) {
         const S *src = rd + 2 * (l - 1) * np;
         auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
         if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
