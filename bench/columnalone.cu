@@ -151,7 +151,7 @@ static Launch<double> Desc(const Problem &p, Dev &d, const int *t, const int *o,
   }
   return L;
 }
-static bool g_const = false;
+static bool g_const = false, g_fix = false; /* g_fix: ColumnKernel<..., 1> (the fixed plane) where the tile fits it */
 template <int K>
 static float Run(int kind, const Problem &p, Dev &d, const int *t, const int *o, bool cint, int reps)
 {
@@ -167,6 +167,11 @@ static float Run(int kind, const Problem &p, Dev &d, const int *t, const int *o,
     nth                       = (int)need.threads;
     smem                      = (size_t)need.bytes;
     kern                      = g_const ? ColumnKernel<kColumnConstant, double, K> : (d.cls ? ColumnKernel<kColumnClasses, double, K> : ColumnKernel<kColumnPlanes, double, K>);
+    if (g_fix && W[0] + 2 <= hj::kColumnFixRow && W[1] + 2 <= hj::kColumnFixThreads / hj::kColumnFixRow) { /* the fixed plane */
+      nth  = (int)hj::kColumnFixThreads;
+      smem = (size_t)(2 * K * hj::kColumnFixThreads * 8);
+      kern = g_const ? ColumnKernel<kColumnConstant, double, K, 1> : (d.cls ? ColumnKernel<kColumnClasses, double, K, 1> : ColumnKernel<kColumnPlanes, double, K, 1>);
+    }
   } else {
     long long np  = W[0] * W[1] * W[2];
     int       ppt = 1;
@@ -237,6 +242,7 @@ static int Check(const char *name, int nx, int ny, int nz, std::vector<int> t, s
 int main(int argc, char **argv)
 {
   int fail = 0;
+  if (argc > 2 && std::string(argv[2]) == "fix") g_fix = true; /* (quick, prof) the fixed plane where the tile fits it */
   if (argc > 1 && std::string(argv[1]) == "prof") { /* one launch each, for ncu */
     Problem p    = Make(257, 257, 257, false, 2, 1);
     double  w[8] = {0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8};
@@ -274,7 +280,7 @@ int main(int argc, char **argv)
     g_const            = false;
     d.Classes(p);
     float mk = Run<4>(0, p, d, ts, o, true, 20);
-    printf("quick %s constant %.4f ms (%.1f%%), classes %.4f ms (%.1f%%), planes %.4f ms (%.1f%% of 3.35 TB/s)\n", fail ? "FAIL" : "PASS", mc, 100 * bytes / mc / 1e6 / 3350, mk, 100 * bytes / mk / 1e6 / 3350, mp, 100 * bytes / mp / 1e6 / 3350);
+    printf("quick%s %s constant %.4f ms (%.1f%%), classes %.4f ms (%.1f%%), planes %.4f ms (%.1f%% of 3.35 TB/s)\n", g_fix ? " fix" : "", fail ? "FAIL" : "PASS", mc, 100 * bytes / mc / 1e6 / 3350, mk, 100 * bytes / mk / 1e6 / 3350, mp, 100 * bytes / mp / 1e6 / 3350);
     return fail;
   }
   bool timing = argc < 2 || std::string(argv[1]) != "check";

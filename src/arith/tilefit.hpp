@@ -80,6 +80,9 @@ inline long long TileFitCube(int dim, int dof, bool single, long long ssize, lon
 constexpr long long kColumnMaxThreads  = 1024;
 constexpr int       kColumnMaxK        = 8;
 constexpr int       kRowClasses        = 16; /* distinct rows of a star operator the column kernel takes from a table */
+/* the fixed plane (ColumnKernel's FIX): rows of kColumnFixRow columns, kColumnFixThreads columns (with the ring) */
+constexpr int       kColumnFixRow      = 32;
+constexpr long long kColumnFixThreads  = 512;
 constexpr long long kColumnStaticBytes = kTileStaticBytes + kColumnMaxK * 16 + kRowClasses * 8 * 16;
 struct ColumnNeed {
   long long threads, bytes; /* threads per block (a multiple of 32), dynamic shared memory per block */

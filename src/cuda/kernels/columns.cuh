@@ -48,7 +48,7 @@ namespace hjcuda
    box; the row table by class) */
 constexpr int kColumnConstant = 0, kColumnPlanes = 1, kColumnClasses = 2;
 
-template <int MODE, class T, int K>
+template <int MODE, class T, int K, int FIX = 0>
 __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
 {
   using S               = T;
@@ -66,12 +66,15 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   TileRanges<3>(P, range); /* (its barrier also publishes wsh) */
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       sx = (int)(rx.w1 - rx.w0) + 2, sy = (int)(ry.w1 - ry.w0) + 2, wz = (int)(rz.w1 - rz.w0);
-  const int       np = sx * sy; /* a buffer plane: W(T)'s x-y extent with the halo ring */
+  /* FIX: planes of fixed shape, rows of hj::kColumnFixRow columns (immediate shared offsets) */
+  constexpr int   FR = FIX ? hj::kColumnFixRow : 0, FNP = FIX ? (int)hj::kColumnFixThreads : 0;
+  const int       rs = FIX ? FR : sx;        /* a buffer plane's row stride */
+  const int       np = FIX ? FNP : sx * sy; /* a buffer plane: W(T)'s x-y extent with the halo ring */
   S *const        sh = reinterpret_cast<S *>(hj_smem);
 
   /* this thread's column (ci, cj) of the buffer plane */
-  const int       e = (int)threadIdx.x, cj = e / sx, ci = e - cj * sx;
-  const bool      col   = e < np;                                                /* a column of the plane (else idle) */
+  const int       e = (int)threadIdx.x, cj = e / rs, ci = e - cj * rs;
+  const bool      col   = FIX ? (ci < sx && cj < sy) : e < np;                   /* a column of the plane (else idle) */
   const bool      inner = col && ci > 0 && ci < sx - 1 && cj > 0 && cj < sy - 1; /* a column of W(T) (else the ring) */
   const long long gi = rx.w0 + ci - 1, gj = ry.w0 + cj - 1;                      /* its owned-box coordinates */
   const bool      ownxy = inner && gi >= rx.o0 && gi < rx.o1 && gj >= ry.o0 && gj < ry.o1;
@@ -114,14 +117,8 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
 #ifndef HJ_COLUMN_UNROLL
   #define HJ_COLUMN_UNROLL 1
 #endif
-#ifndef HJ_COLUMN_SELECT
-  #define HJ_COLUMN_SELECT 0
-#endif
 #define HJ_COLUMN_PRAGMA_(x) _Pragma(#x)
 #define HJ_COLUMN_PRAGMA(x)  HJ_COLUMN_PRAGMA_(x)
-  /* (HJ_COLUMN_SELECT) every thread computes every level from a clamped column (in the plane, so the reads stay inside
-     shared memory), and a select keeps x where the point is frozen: no branch per level */
-  const int ecl = e < sx + 1 ? sx + 1 : (e > np - sx - 2 ? np - sx - 2 : e);
   HJ_COLUMN_PRAGMA(unroll HJ_COLUMN_UNROLL)
   for (int s = 0; s <= wz + K; s++) {
     S N[K + 1]; /* level l's column at plane s - l */
@@ -157,23 +154,9 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
     for (int l = 1; l <= K; l++) {
       const int z = s - l;
       S         v = B[l - 1]; /* frozen (ring, halo planes): level l - 1's value, which is x */
-      if constexpr (HJ_COLUMN_SELECT && !PLANES) {
-        const bool act = inner && z >= 1 && z <= wz;
-        if (z >= 1 && z <= wz) { /* (uniform) */
-          const S *src = sh + ((s & 1) ^ 1) * np + ecl + 2 * (l - 1) * np;
-          auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
-          S        u;
-          if constexpr (classes) {
-            const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
-            if (allzero) u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
-            else u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
-          } else u = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
-          v = act ? u : v;
-          if (l == K && act && (P.transpose || (ownxy && z >= oz0 && z < oz1))) PutResult(P.y.out + (yi - (l + 1) * P.y.os2), (T)v, (bool)P.transpose);
-        }
-      } else if (inner && z >= 1 && z <= wz) {
+      if (inner && z >= 1 && z <= wz) {
         const S *src = rd + 2 * (l - 1) * np;
-        auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-sx] : (q == 3 ? src[sx] : (q == 4 ? A[l - 1] : N[l - 1])))); };
+        auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-rs] : (q == 3 ? src[rs] : (q == 4 ? A[l - 1] : N[l - 1])))); };
         if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
           const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
           if (allzero) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
