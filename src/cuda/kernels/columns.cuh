@@ -114,19 +114,21 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   CQ       cq = 0;
   unsigned cn = 0;
 
-#ifndef HJ_COLUMN_UNROLL
-  #define HJ_COLUMN_UNROLL 1
-#endif
-#define HJ_COLUMN_PRAGMA_(x) _Pragma(#x)
-#define HJ_COLUMN_PRAGMA(x)  HJ_COLUMN_PRAGMA_(x)
-  HJ_COLUMN_PRAGMA(unroll HJ_COLUMN_UNROLL)
-  for (int s = 0; s <= wz + K; s++) {
-    S N[K + 1]; /* level l's column at plane s - l */
+  /* step s (the scheme above). ST: a steady step, K + 1 <= s <= wz - 1: every level computes a plane of W(T) and the
+     x asked for (plane s + 1) is one of the tile's planes, so neither is checked. PAR: s & 1 when the caller knows it
+     (-1: computed). A ring column passes x down the levels in a branch of its own, once per step. */
+  auto step = [&](const int s, auto st, auto pr) {
+    constexpr bool ST  = decltype(st)::value;
+    constexpr int  PAR = decltype(pr)::value;
+    const int      par = PAR >= 0 ? PAR : (s & 1);
+    S              N[K + 1]; /* level l's column at plane s - l */
     N[0] = xn;
     xi += P.box.ext0 * P.box.ext1;
     ui += P.box.xm0 * P.box.xm1;
     yi += P.y.os2;
-    if (load && s + 1 <= wz + 1) xn = X(s + 1);
+    if constexpr (ST) {
+      if (load) xn = !P.xin ? P.xpad[xi] : (inxy ? P.xin[ui] : S(0));
+    } else if (load && s + 1 <= wz + 1) xn = X(s + 1);
 #pragma unroll
     for (int l = K; l >= 2; l--) bq[l] = bq[l - 1];
     bq[1]        = bn;
@@ -137,7 +139,7 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
       cq                 = (CQ)((CQ)(cq << 8) | (CQ)cn) & kmask;
       allzero            = HJ_WARP_ALL(cq == 0);
     }
-    if (inner && s >= 1 && s <= wz) {
+    if (inner && (ST || (s >= 1 && s <= wz))) {
       const long long gk = rz.w0 + s - 1, u = ui - P.box.xm0 * P.box.xm1; /* plane s */
       if (!P.transpose || (ownxy && gk >= rz.o0 && gk < rz.o1)) bn = P.b[u];
       if constexpr (classes) cn = P.rowclass[u];
@@ -147,33 +149,57 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
         HJ_PREFETCH_L1(P.invdiag + u);
       }
     }
-    S *const       wr = sh + (s & 1) * np + e;       /* level l's plane of this step: wr + 2 l np */
-    const S *const rd = sh + ((s & 1) ^ 1) * np + e; /* ... and of the previous step */
+    S *const       wr = sh + par * np + e;       /* level l's plane of this step: wr + 2 l np */
+    const S *const rd = sh + (par ^ 1) * np + e; /* ... and of the previous step */
     if (col) wr[0] = N[0];
+    if (inner) {
 #pragma unroll
-    for (int l = 1; l <= K; l++) {
-      const int z = s - l;
-      S         v = B[l - 1]; /* frozen (ring, halo planes): level l - 1's value, which is x */
-      if (inner && z >= 1 && z <= wz) {
-        const S *src = rd + 2 * (l - 1) * np;
-        auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-rs] : (q == 3 ? src[rs] : (q == 4 ? A[l - 1] : N[l - 1])))); };
-        if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
-          const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
-          if (allzero) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
-          else v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
-        } else if (!PLANES || (cxy && z >= cz0 && z < cz1)) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
-        else {
-          const long long u = ui - (l + 1) * (P.box.xm0 * P.box.xm1);
-          v                 = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.invdiag[u], wsh[l - 1], GlobalCoef<S>{P.coef, P.nlocal, u});
+      for (int l = 1; l <= K; l++) {
+        const int z = s - l;
+        S         v = B[l - 1]; /* frozen (halo planes): level l - 1's value, which is x */
+        if (ST || (z >= 1 && z <= wz)) {
+          const S *src = rd + 2 * (l - 1) * np;
+          auto     yn  = [&](int q) { return q == 0 ? src[-1] : (q == 1 ? src[1] : (q == 2 ? src[-rs] : (q == 3 ? src[rs] : (q == 4 ? A[l - 1] : N[l - 1])))); };
+          if constexpr (classes) { /* a warp with any other row takes them all from the table (row 0 is P.cst's): one path, not two */
+            const unsigned c = (unsigned)(cq >> (8 * (l - 1))) & 255u;
+            if (allzero) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+            else v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], tsh[8 * c + 6], wsh[l - 1], ConstCoef<S>{tsh + 8 * c});
+          } else if (!PLANES || (cxy && z >= cz0 && z < cz1)) v = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.cst.invdiag, wsh[l - 1], ConstCoef<S>{P.cst.c});
+          else {
+            const long long u = ui - (l + 1) * (P.box.xm0 * P.box.xm1);
+            v                 = hj::PointUpdate<3, hj::STAR>(yn, B[l - 1], bq[l], P.invdiag[u], wsh[l - 1], GlobalCoef<S>{P.coef, P.nlocal, u});
+          }
+          if (l == K && (P.transpose || (ownxy && z >= oz0 && z < oz1))) PutResult(P.y.out + (yi - (l + 1) * P.y.os2), (T)v, (bool)P.transpose);
         }
-        if (l == K && (P.transpose || (ownxy && z >= oz0 && z < oz1))) PutResult(P.y.out + (yi - (l + 1) * P.y.os2), (T)v, (bool)P.transpose);
+        N[l] = v;
+        if (l < K) wr[2 * l * np] = v;
       }
-      N[l] = v;
-      if (l < K && col) wr[2 * l * np] = v;
+    } else {
+#pragma unroll
+      for (int l = 1; l <= K; l++) { /* the ring (and idle threads): x at every level */
+        N[l] = B[l - 1];
+        if (l < K && col) wr[2 * l * np] = N[l];
+      }
     }
 #pragma unroll
     for (int l = 0; l < K; l++) A[l] = B[l], B[l] = N[l];
     __syncthreads();
+  };
+  using Dyn    = std::integral_constant<int, -1>;
+  using Even   = std::integral_constant<int, (K + 1) & 1>; /* the parity of the first steady step */
+  using Odd    = std::integral_constant<int, ((K + 1) & 1) ^ 1>;
+  using Steady = std::true_type;
+  using Edge   = std::false_type;
+  int s        = 0;
+#pragma unroll 1
+  for (; s <= K; s++) step(s, Edge{}, Dyn{}); /* filling the pipeline */
+#pragma unroll 1
+  for (; s + 1 <= wz - 1; s += 2) { /* two steps at a time: their planes' parity known */
+    step(s, Steady{}, Even{});
+    step(s + 1, Steady{}, Odd{});
   }
+  if (s <= wz - 1) step(s++, Steady{}, Even{});
+#pragma unroll 1
+  for (; s <= wz + K; s++) step(s, Edge{}, Dyn{}); /* draining it */
 }
 } // namespace hjcuda
