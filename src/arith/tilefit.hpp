@@ -77,20 +77,26 @@ inline long long TileFitCube(int dim, int dof, bool single, long long ssize, lon
    thread per column of the largest working region's x-y plane with its one-point halo ring, at most kColumnMaxThreads,
    k = 1..kColumnMaxK levels with two shared x-y planes each (and the weights and ranges in static shared memory); any
    extent in z. */
-constexpr long long kColumnMaxThreads  = 1024;
-constexpr int       kColumnMaxK        = 8;
-constexpr int       kRowClasses        = 16; /* distinct rows of a star operator the column kernel takes from a table */
-/* the fixed plane (ColumnKernel's FIX): rows of kColumnFixRow columns, kColumnFixThreads columns (with the ring) */
+constexpr long long kColumnMaxThreads = 1024;
+constexpr int       kColumnMaxK       = 8;
+constexpr int       kRowClasses       = 16; /* distinct rows of a star operator the column kernel takes from a table */
+/* The fixed plane (ColumnKernel's FIX): a buffer plane of kColumnFixThreads columns in rows of kColumnFixRow, one warp
+   a row, whatever the tile's x-y extent, so that every shared-memory offset of a step is a constant of the code. Taken
+   where the plane with its ring fits it and fills more than half of it (the default tile: 31 x 16 of 32 x 16); H100,
+   bench/columnalone.cu (session 9): 0.247 against 0.284 ms per k = 4 cycle at 257^3 with row classes. */
 constexpr int       kColumnFixRow      = 32;
 constexpr long long kColumnFixThreads  = 512;
 constexpr long long kColumnStaticBytes = kTileStaticBytes + kColumnMaxK * 16 + kRowClasses * 8 * 16;
 struct ColumnNeed {
   long long threads, bytes; /* threads per block (a multiple of 32), dynamic shared memory per block */
+  bool      fixed;          /* the fixed plane */
 };
 inline ColumnNeed ColumnNeeds(const long long w[3], int k, long long ssize)
 {
-  const long long np = (w[0] + 2) * (w[1] + 2);
-  return ColumnNeed{(np + 31) / 32 * 32, 2 * (long long)k * np * ssize};
+  const long long sx = w[0] + 2, sy = w[1] + 2, np = sx * sy;
+  const bool      fixed = sx <= kColumnFixRow && sy <= kColumnFixThreads / kColumnFixRow && 2 * np > kColumnFixThreads;
+  const long long n     = fixed ? kColumnFixThreads : np;
+  return ColumnNeed{(n + 31) / 32 * 32, 2 * (long long)k * n * ssize, fixed};
 }
 inline bool ColumnFits(const long long w[3], int k, long long ssize, long long smemlimit)
 {

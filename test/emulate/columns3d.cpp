@@ -43,6 +43,8 @@ static std::vector<unsigned char> MakeClasses(Problem &p, int nrows, std::vector
   return cls;
 }
 
+static int *emu_fixed_seen = nullptr; /* counts the launches on the fixed plane */
+
 template <bool VAR, int K>
 static std::vector<double> Columns(const Problem &p, const int *t, const int *o, double w, int xzero, int transpose, bool cint, const std::vector<unsigned char> *cls = nullptr, const std::vector<double> *tab = nullptr, bool inplace = false)
 {
@@ -82,9 +84,12 @@ static std::vector<double> Columns(const Problem &p, const int *t, const int *o,
   const long long                  W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
   const hj::ColumnNeed             need = hj::ColumnNeeds(W, K, 8);
   const long long                  nb   = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
-  if (!VAR) EmuLaunch([&] { ColumnKernel<kColumnConstant, double, K>(P); }, nb, (int)need.threads);
-  else if (cls) EmuLaunch([&] { ColumnKernel<kColumnClasses, double, K>(P); }, nb, (int)need.threads);
-  else EmuLaunch([&] { ColumnKernel<kColumnPlanes, double, K>(P); }, nb, (int)need.threads);
+  const int                        M    = !VAR ? kColumnConstant : (cls ? kColumnClasses : kColumnPlanes);
+  auto                             go   = [&](auto kernel) { EmuLaunch([&] { kernel(P); }, nb, (int)need.threads); };
+  if (need.fixed) /* the fixed plane, as the CUDA plan takes it */
+    go(M == kColumnConstant ? ColumnKernel<kColumnConstant, double, K, 1> : (M == kColumnClasses ? ColumnKernel<kColumnClasses, double, K, 1> : ColumnKernel<kColumnPlanes, double, K, 1>));
+  else go(M == kColumnConstant ? ColumnKernel<kColumnConstant, double, K, 0> : (M == kColumnClasses ? ColumnKernel<kColumnClasses, double, K, 0> : ColumnKernel<kColumnPlanes, double, K, 0>));
+  if (emu_fixed_seen) *emu_fixed_seen += need.fixed;
   return y;
 }
 
@@ -141,6 +146,23 @@ int main()
     Problem                    pd   = Make(12, 14, 17, hj::STAR, true, 1.0, 9, true);
     std::vector<unsigned char> cls2 = MakeClasses(pd, hj::kRowClasses, tab);
     fail += Check<true, 5>("row classes (16 rows), ghost layer, k 5", pd, {7, 6, 10}, {0, 2, 0}, 0.8, false, &cls2, &tab);
+  }
+  { /* the fixed plane (hj::ColumnNeed::fixed: 22 x 14 and 31 x 16 planes of 32 x 16), every mode, remainder tiles */
+    int fixed      = 0;
+    emu_fixed_seen = &fixed;
+    Problem pf     = Make(41, 29, 13, hj::STAR, true, 1e6, 10);
+    fail += Check<true, 4>("fixed plane, variable, 20x12x5, overlap 2,2,0", pf, {20, 12, 5}, {2, 2, 0}, 0.8);
+    Problem pk = Make(33, 17, 9, hj::STAR, false, 1e6, 11);
+    fail += Check<false, 3>("fixed plane, constant, 29x14x4 (default shape)", pk, {29, 14, 4}, {0, 0, 0}, 0.8);
+    std::vector<double>        tab;
+    Problem                    pr  = Make(35, 19, 11, hj::STAR, true, 1.0, 12, true);
+    std::vector<unsigned char> cls = MakeClasses(pr, 5, tab);
+    fail += Check<true, 4>("fixed plane, row classes, ghost layer, 30x14x6", pr, {30, 14, 6}, {0, 0, 2}, 0.8, false, &cls, &tab);
+    fail += Check<true, 8>("fixed plane, row classes, k 8", pr, {30, 14, 6}, {0, 0, 2}, 0.8, false, &cls, &tab);
+    const bool ok = fixed > 0;
+    std::printf("hjtest %s fixed plane launches: %d\n", ok ? "PASS" : "FAIL", fixed);
+    fail += !ok;
+    emu_fixed_seen = nullptr;
   }
   std::printf("hjtest %s\n", fail ? "FAIL (column kernel emulation)" : "PASS all checks");
   return fail;

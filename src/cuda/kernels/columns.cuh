@@ -17,6 +17,15 @@
      the planes ((s - 1) & 1) that step s - 1 wrote. So one __syncthreads() per step orders everything: the writes of
      step s before the reads of step s + 1, and the reads of step s before the writes of step s + 2 into the same plane.
      (The z-marching kernels removed earlier took one barrier per level and step: doc/design.md.)
+   - The steps run in three loops: the pipeline's fill (s <= K), the steady steps (K < s < wz: every level computes a
+     plane of W(T) and x's next plane is one of the tile's, so nothing is checked per level) two at a time, so that
+     their planes' parity is a constant, and the drain. A ring column passes its x down the levels in a branch of its
+     own, once per step, not once per level.
+   - FIX (hj::ColumnNeed::fixed, the default tile): the buffer plane is 32 x 16 columns whatever the tile's x-y extent,
+     one warp a row, so that with the parity known every shared offset of a steady step is a constant of the code.
+     The kernel is bound by instruction issue, not by bytes (Nsight Compute, session 9: 3.0 instructions per cycle and
+     SM); the split and the fixed plane took the constant stencil's from 171 to 115 million instructions per cycle at
+     257^3 (0.231 -> 0.204 ms on an H100) and row classes' from 193 to 133 million (0.284 -> 0.247 ms).
    - b of plane z is loaded one step before level 1 needs it and passed down the levels in registers (bq); x of the
      next plane is asked for one step ahead (xn). Planes outside 0..wz + 1 compute values nobody reads.
    - Coefficients: constant stencils, and with P.cint every point inside the box [ilo, ihi), take the row P.cst from the
@@ -67,10 +76,10 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   const hj::Range rx = range[0], ry = range[1], rz = range[2];
   const int       sx = (int)(rx.w1 - rx.w0) + 2, sy = (int)(ry.w1 - ry.w0) + 2, wz = (int)(rz.w1 - rz.w0);
   /* FIX: planes of fixed shape, rows of hj::kColumnFixRow columns (immediate shared offsets) */
-  constexpr int   FR = FIX ? hj::kColumnFixRow : 0, FNP = FIX ? (int)hj::kColumnFixThreads : 0;
-  const int       rs = FIX ? FR : sx;        /* a buffer plane's row stride */
-  const int       np = FIX ? FNP : sx * sy; /* a buffer plane: W(T)'s x-y extent with the halo ring */
-  S *const        sh = reinterpret_cast<S *>(hj_smem);
+  constexpr int FR = FIX ? hj::kColumnFixRow : 0, FNP = FIX ? (int)hj::kColumnFixThreads : 0;
+  const int     rs = FIX ? FR : sx;       /* a buffer plane's row stride */
+  const int     np = FIX ? FNP : sx * sy; /* a buffer plane: W(T)'s x-y extent with the halo ring */
+  S *const      sh = reinterpret_cast<S *>(hj_smem);
 
   /* this thread's column (ci, cj) of the buffer plane */
   const int       e = (int)threadIdx.x, cj = e / rs, ci = e - cj * rs;
@@ -131,9 +140,9 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
     } else if (load && s + 1 <= wz + 1) xn = X(s + 1);
 #pragma unroll
     for (int l = K; l >= 2; l--) bq[l] = bq[l - 1];
-    bq[1]        = bn;
-    bn           = S(0);
-    bool allzero = true; /* with classes: every point of this warp's K planes in flight has class 0 (one vote a step) */
+    bq[1]                         = bn;
+    bn                            = S(0);
+    [[maybe_unused]] bool allzero = true; /* with classes: every point of this warp's K planes in flight has class 0 (one vote a step) */
     if constexpr (classes) {
       constexpr CQ kmask = (CQ) ~(CQ)0 >> (8 * (int)sizeof(CQ) - 8 * K); /* K bytes */
       cq                 = (CQ)((CQ)(cq << 8) | (CQ)cn) & kmask;

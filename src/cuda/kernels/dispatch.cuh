@@ -81,10 +81,10 @@ cudaError_t StripLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
   return TileLaunchKernel<T, S>(TileKernelStrip<VAR, T, S, R>, L, attr);
 }
 
-template <int MODE, class T, int K>
+template <int MODE, class T, int K, int FIX>
 cudaError_t ColumnLaunchOne(const Launch<T> &L, cudaFuncAttributes *attr)
 {
-  return TileLaunchKernel<T, T>(ColumnKernel<MODE, T, K>, L, attr);
+  return TileLaunchKernel<T, T>(ColumnKernel<MODE, T, K, FIX>, L, attr);
 }
 
 template <int DIM, int KIND, int DOF, class T, class S>
@@ -124,11 +124,11 @@ struct StripEntries { /* [var][single][R = 4, 8] (2D star): 8 */
   }
 };
 template <class T>
-struct ColumnEntries { /* [mode][k - 1] (3D star, dof 1, native; mode: constant, planes, row classes): 3 x kColumnMaxK */
-  template <int MODE, int KM1>
+struct ColumnEntries { /* [mode][fixed plane][k - 1] (3D star, dof 1, native; mode: constant, planes, row classes): 3 x 2 x kColumnMaxK */
+  template <int MODE, int FIX, int KM1>
   static constexpr Launcher<T> Get()
   {
-    return &ColumnLaunchOne<MODE, T, KM1 + 1>;
+    return &ColumnLaunchOne<MODE, T, KM1 + 1, FIX>;
   }
 };
 template <class T>
@@ -165,7 +165,8 @@ template <class T>
 Launcher<T> ColumnLauncher(const Launch<T> &L)
 {
   if (L.dim != 3 || L.kind != hj::STAR || L.dof != 1 || L.single || L.nthreads > hj::kColumnMaxThreads || (L.transpose && !L.xzero)) return nullptr;
-  return hj::DispatchTable<ColumnEntries<T>, 3, hj::kColumnMaxK>::At(!L.var ? kColumnConstant : (L.rowclass ? kColumnClasses : kColumnPlanes), L.k - 1);
+  if (L.colfix && L.nthreads != hj::kColumnFixThreads) return nullptr;
+  return hj::DispatchTable<ColumnEntries<T>, 3, 2, hj::kColumnMaxK>::At(!L.var ? kColumnConstant : (L.rowclass ? kColumnClasses : kColumnPlanes), (int)L.colfix, L.k - 1);
 }
 
 template <class T>

@@ -130,6 +130,7 @@ struct Launch : TileArgs<T> {
   const float *coeff, *invdiagf, *wf; /* float copies for the single-precision inner mode */
   T            omega;                 /* the classic sweep's weight (k = 1: w_1) */
   long long    ntot;                  /* tiles in all: the blocks launched */
+  bool         colfix;                /* column kernel: the fixed plane (hj::ColumnNeed::fixed) */
 
   /* the kernel parameter of inner scalar S (the float compact row rounded from cstT here, as every launch did) */
   template <class S>

@@ -327,6 +327,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
       p->variant  = HJ_CUDA_COLUMNS;
       L->nthreads = (int)need.threads;
       L->smem     = (size_t)need.bytes;
+      L->colfix   = need.fixed;
       L->ppt      = 1;
       L->rowclass = p->rowclass;
       L->rowtab   = p->rowtab;
