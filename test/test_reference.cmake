@@ -531,7 +531,7 @@ if(HJACOBI_WITH_CUDA)
   hj_case(columns_ref_classes_np4 4 "columns;mpi" ${R} -pc_hjacobi_cuda_kernel columns -pc_hjacobi_tile 10,8,13 ${CLS} -dim 3 -da_grid_x 41 -da_grid_y 33 -da_grid_z 39 -pc_hjacobi_subiterations 6 -pc_hjacobi_cycles 2 ON cuda)
   hj_case(columns_tr_classes 1 "columns;transpose" ${R} ${TR} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -da_grid_x 23 -da_grid_y 19 -da_grid_z 17
     -pc_hjacobi_tile 7,6,9 -pc_hjacobi_overlap 2,0,2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
-  hj_expect_test(NAME cuda_columns_view_constant LABELS "cuda;columns" MATCH "tile kernel .columns., 16 tiles of at most 26x12x30 points, 416 threads"
+  hj_expect_test(NAME cuda_columns_view_constant LABELS "cuda;columns" MATCH "tile kernel .columns., 16 tiles of at most 26x12x30 points, 512 threads x 1 points per thread .one thread per x-y column with the halo ring in a fixed 32 x 16 plane"
     COMMAND $<TARGET_FILE:test_reference> ${CU} -pc_hjacobi_cuda_kernel columns -constant -dirichlet_boundary false -dirichlet_fraction 0 -dim 3 -da_grid_x 51 -da_grid_y 45 -da_grid_z 59 -pc_hjacobi_subiterations 4 -pc_view)
   hj_expect_test(NAME cuda_columns_view_classes LABELS "cuda;columns;cint" MATCH "tile kernel .columns.*table of their 2 distinct values"
     COMMAND $<TARGET_FILE:test_reference> ${CU} -pc_hjacobi_cuda_kernel columns ${CLS} -dim 3 -n 33 -pc_hjacobi_subiterations 4 -pc_view)

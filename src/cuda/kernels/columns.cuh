@@ -56,9 +56,13 @@ namespace hjcuda
 /* MODE: where a point's row comes from (the parameter's constant row; the planes, the constant row inside P.cint's
    box; the row table by class) */
 constexpr int kColumnConstant = 0, kColumnPlanes = 1, kColumnClasses = 2;
+/* the largest k whose steady steps run two at a time (above it, the second step's registers spill) */
+constexpr int kColumnPairMaxK = 4;
 
+/* (launch bounds: at most 1024 threads, so 64 registers; the fixed plane above k = kColumnPairMaxK, where 64 spilled,
+   512 threads, up to 128 registers, one block an SM) */
 template <int MODE, class T, int K, int FIX = 0>
-__global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
+__global__ void __launch_bounds__(FIX &&K > kColumnPairMaxK ? hj::kColumnFixThreads : hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
 {
   using S               = T;
   constexpr bool PLANES = MODE == kColumnPlanes;
@@ -202,12 +206,17 @@ __global__ void __launch_bounds__(hj::kColumnMaxThreads) ColumnKernel(const Tile
   int s        = 0;
 #pragma unroll 1
   for (; s <= K; s++) step(s, Edge{}, Dyn{}); /* filling the pipeline */
+  if constexpr (K <= kColumnPairMaxK) {
 #pragma unroll 1
-  for (; s + 1 <= wz - 1; s += 2) { /* two steps at a time: their planes' parity known */
-    step(s, Steady{}, Even{});
-    step(s + 1, Steady{}, Odd{});
+    for (; s + 1 <= wz - 1; s += 2) { /* two steps at a time: their planes' parity known */
+      step(s, Steady{}, Even{});
+      step(s + 1, Steady{}, Odd{});
+    }
+    if (s <= wz - 1) step(s++, Steady{}, Even{});
+  } else {
+#pragma unroll 1
+    for (; s <= wz - 1; s++) step(s, Steady{}, Dyn{});
   }
-  if (s <= wz - 1) step(s++, Steady{}, Even{});
 #pragma unroll 1
   for (; s <= wz + K; s++) step(s, Edge{}, Dyn{}); /* draining it */
 }
