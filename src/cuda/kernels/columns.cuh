@@ -18,8 +18,8 @@
      step s before the reads of step s + 1, and the reads of step s before the writes of step s + 2 into the same plane.
      (The z-marching kernels removed earlier took one barrier per level and step: doc/design.md.)
    - The steps run in three loops: the pipeline's fill (s <= K), the steady steps (K < s < wz: every level computes a
-     plane of W(T) and x's next plane is one of the tile's, so nothing is checked per level) two at a time, so that
-     their planes' parity is a constant, and the drain. A ring column passes its x down the levels in a branch of its
+     plane of W(T) and x's next plane is one of the tile's, so nothing is checked per level), on the fixed plane with
+     k <= kColumnPairMaxK two at a time, so that their planes' parity is a constant, and the drain. A ring column passes its x down the levels in a branch of its
      own, once per step, not once per level.
    - FIX (hj::ColumnNeed::fixed, the default tile): the buffer plane is 32 x 16 columns whatever the tile's x-y extent,
      one warp a row, so that with the parity known every shared offset of a steady step is a constant of the code.
@@ -56,7 +56,8 @@ namespace hjcuda
 /* MODE: where a point's row comes from (the parameter's constant row; the planes, the constant row inside P.cint's
    box; the row table by class) */
 constexpr int kColumnConstant = 0, kColumnPlanes = 1, kColumnClasses = 2;
-/* the largest k whose steady steps run two at a time (above it, the second step's registers spill) */
+/* the largest k whose steady steps run two at a time on the fixed plane (above it, and on the other planes, whose
+   offsets are not constants, the pair's registers spill) */
 constexpr int kColumnPairMaxK = 4;
 
 /* (launch bounds: at most 1024 threads, so 64 registers; the fixed plane above k = kColumnPairMaxK, where 64 spilled,
@@ -206,7 +207,7 @@ __global__ void __launch_bounds__(FIX &&K > kColumnPairMaxK ? hj::kColumnFixThre
   int s        = 0;
 #pragma unroll 1
   for (; s <= K; s++) step(s, Edge{}, Dyn{}); /* filling the pipeline */
-  if constexpr (K <= kColumnPairMaxK) {
+  if constexpr (FIX && K <= kColumnPairMaxK) {
 #pragma unroll 1
     for (; s + 1 <= wz - 1; s += 2) { /* two steps at a time: their planes' parity known */
       step(s, Steady{}, Even{});
