@@ -94,7 +94,7 @@ static std::vector<double> Reference(const Problem &p, const int *t, const int *
   return out;
 }
 struct Dev {
-  double        *xpad, *b, *coef, *invdiag, *y, *w, *tab = nullptr;
+  double        *xpad, *b, *coef, *invdiag, *y, *w, *tab = nullptr, wh[8] = {0};
   unsigned char *cls = nullptr;
   Dev(const Problem &p, const double *wh, int K)
   {
@@ -109,6 +109,7 @@ struct Dev {
     CK(cudaMalloc(&y, p.N() * 8));
     CK(cudaMalloc(&w, 8 * 8));
     CK(cudaMemcpy(w, wh, K * 8, cudaMemcpyHostToDevice));
+    for (int j = 0; j < K; j++) this->wh[j] = wh[j];
   }
   /* row classes (mg3d's operator: the Laplacian inside, Dirichlet rows with the same diagonal on the faces) */
   void Classes(const Problem &p)
@@ -139,6 +140,7 @@ static Launch<double> Desc(const Problem &p, Dev &d, const int *t, const int *o,
   for (int s = 0; s < 26; s++) L.cstT.c[s] = s < 6 ? p.cst[s] : 0;
   L.cstT.invdiag = 1 / p.cst[6];
   L.wT           = d.w;
+  for (int j = 0; j < K; j++) L.wv[j] = d.wh[j];
   L.nlocal       = p.N();
   L.box          = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
   for (int dd = 0; dd < 3; dd++) L.t[dd] = t[dd], L.o[dd] = o[dd], L.ntiles[dd] = hj::NumTiles(p.n[dd], t[dd], o[dd]);

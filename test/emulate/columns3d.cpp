@@ -60,6 +60,7 @@ static std::vector<double> Columns(const Problem &p, const int *t, const int *o,
   std::vector<double> wv(K);
   for (int j = 0; j < K; j++) wv[j] = SweepWeight(w, j);
   L.wT     = wv.data();
+  for (int j = 0; j < K; j++) L.wv[j] = wv[j];
   L.nlocal = N;
   L.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
   for (int d = 0; d < 3; d++) L.t[d] = t[d], L.o[d] = o[d], L.ntiles[d] = hj::NumTiles(p.n[d], t[d], o[d]);

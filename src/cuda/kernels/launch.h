@@ -83,6 +83,8 @@ struct TileArgs {
   const T             *diagT; /* dof > 1, single: the diagonal blocks themselves, [nlocal][dof*dof] (the residual) */
   ConstStencil<T>      cstT;
   const T             *wT;
+  T                    wv[hj::kColumnMaxK]; /* the column kernel: wT's first k values, by value (operands from the
+                                               parameter, not a shared load at every level) */
   long long            nlocal;
   Box                  box;
   long long            t[3], o[3], ntiles[3]; /* tile, overlap, tiles per direction (unused directions: 1, 0, 1) */

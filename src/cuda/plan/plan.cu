@@ -204,6 +204,7 @@ static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* before h is freed */
   PetscCall(PetscFree(h));
   p->L.wT = (const PetscScalar *)p->weights;
+  for (PetscInt j = 0; j < PetscMin(k, (PetscInt)hj::kColumnMaxK); j++) p->L.wv[j] = (PetscScalar)hj->wt.w[j];
   p->L.wf = (const float *)((unsigned char *)p->weights + k * sizeof(PetscScalar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
