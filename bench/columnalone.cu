@@ -141,8 +141,8 @@ static Launch<double> Desc(const Problem &p, Dev &d, const int *t, const int *o,
   L.cstT.invdiag = 1 / p.cst[6];
   L.wT           = d.w;
   for (int j = 0; j < K; j++) L.wv[j] = d.wh[j];
-  L.nlocal       = p.N();
-  L.box          = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
+  L.nlocal = p.N();
+  L.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
   for (int dd = 0; dd < 3; dd++) L.t[dd] = t[dd], L.o[dd] = o[dd], L.ntiles[dd] = hj::NumTiles(p.n[dd], t[dd], o[dd]);
   L.k    = K;
   L.ntot = L.ntiles[0] * L.ntiles[1] * L.ntiles[2];

@@ -59,7 +59,7 @@ static std::vector<double> Columns(const Problem &p, const int *t, const int *o,
   L.cstT.invdiag = 1 / p.cst[p.noff];
   std::vector<double> wv(K);
   for (int j = 0; j < K; j++) wv[j] = SweepWeight(w, j);
-  L.wT     = wv.data();
+  L.wT = wv.data();
   for (int j = 0; j < K; j++) L.wv[j] = wv[j];
   L.nlocal = N;
   L.box    = Box{p.n[0], p.n[1], p.n[2], p.n[0] + 2, p.n[1] + 2};
