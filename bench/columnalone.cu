@@ -241,6 +241,18 @@ static int Check(const char *name, int nx, int ny, int nz, std::vector<int> t, s
   printf("gpucheck %s k %d %-40s %-9s columns-ref %.2e shared-ref %.2e\n", ok ? "PASS" : "FAIL", K, name, mode == 0 ? "planes" : (mode == 1 ? "constant" : "classes"), es, et);
   return !ok;
 }
+/* the constant-stencil and row-class modes' checks (the planes mode is the default Check) */
+static int ModeChecks()
+{
+  int fail = 0;
+  for (int m = 1; m <= 2; m++) {
+    fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true, m);
+    fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false, m);
+    fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true, m);
+    fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true, m);
+  }
+  return fail;
+}
 int main(int argc, char **argv)
 {
   int fail = 0;
@@ -264,12 +276,7 @@ int main(int argc, char **argv)
     fail += Check<4>("45x39x33 16,16,33", 45, 39, 33, {16, 16, 33}, {2, 4, 0}, false);
     fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true);
     fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true);
-    for (int m = 1; m <= 2; m++) {
-      fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true, m);
-      fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false, m);
-      fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true, m);
-      fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true, m);
-    }
+    fail += ModeChecks();
     Problem      p    = Make(257, 257, 257, false, 1, 1);
     double       w[8] = {0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8, 0.8};
     Dev          d(p, w, 4);
@@ -294,12 +301,7 @@ int main(int argc, char **argv)
   fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true);
   fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false);
   fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true);
-  for (int m = 1; m <= 2; m++) {
-    fail += Check<4>("37x21x19 30,14,8", 37, 21, 19, {30, 14, 8}, {0, 0, 0}, true, m);
-    fail += Check<4>("67x37x29 32,16,12", 67, 37, 29, {32, 16, 12}, {0, 2, 2}, false, m);
-    fail += Check<2>("13x50x11 3,40,5", 13, 50, 11, {3, 40, 5}, {2, 0, 2}, true, m);
-    fail += Check<8>("45x39x33 30,14,20 k 8", 45, 39, 33, {30, 14, 20}, {0, 2, 2}, true, m);
-  }
+  fail += ModeChecks();
   printf("gpucheck %s\n", fail ? "FAIL" : "PASS all");
   if (!timing) return fail;
   /* 257^3, mg3d's shape: the Laplacian inside, variable rows in the 2-point shell (cint), one cycle per launch */
