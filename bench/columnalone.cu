@@ -165,13 +165,13 @@ static float Run(int kind, const Problem &p, Dev &d, const int *t, const int *o,
   size_t smem;
   void (*kern)(TileParams<double, double>);
   if (kind == 0) {
-    const hj::ColumnNeed need = hj::ColumnNeeds(W, K, 8);
-    nth                       = (int)need.threads;
-    smem                      = (size_t)need.bytes;
-    kern                      = g_const ? ColumnKernel<kColumnConstant, double, K> : (d.cls ? ColumnKernel<kColumnClasses, double, K> : ColumnKernel<kColumnPlanes, double, K>);
-    if (g_fix && W[0] + 2 <= hj::kColumnFixRow && W[1] + 2 <= hj::kColumnFixThreads / hj::kColumnFixRow) { /* the fixed plane */
-      nth  = (int)hj::kColumnFixThreads;
-      smem = (size_t)(2 * K * hj::kColumnFixThreads * 8);
+    const hj::ColumnNeed need = hj::ColumnNeeds(W, K, 8, 200 * 1024), dyn = hj::ColumnNeeds(W, K, 8, 0); /* (0: never fixed) */
+    nth  = (int)dyn.threads;
+    smem = (size_t)dyn.bytes;
+    kern = g_const ? ColumnKernel<kColumnConstant, double, K> : (d.cls ? ColumnKernel<kColumnClasses, double, K> : ColumnKernel<kColumnPlanes, double, K>);
+    if (g_fix && need.fixed) { /* the fixed plane, as the library takes it */
+      nth  = (int)need.threads;
+      smem = (size_t)need.bytes;
       kern = g_const ? ColumnKernel<kColumnConstant, double, K, 1> : (d.cls ? ColumnKernel<kColumnClasses, double, K, 1> : ColumnKernel<kColumnPlanes, double, K, 1>);
     }
   } else {

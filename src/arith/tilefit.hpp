@@ -91,16 +91,17 @@ struct ColumnNeed {
   long long threads, bytes; /* threads per block (a multiple of 32), dynamic shared memory per block */
   bool      fixed;          /* the fixed plane */
 };
-inline ColumnNeed ColumnNeeds(const long long w[3], int k, long long ssize)
+/* smemlimit: the shared memory a block may have; the fixed plane only where its larger planes fit it */
+inline ColumnNeed ColumnNeeds(const long long w[3], int k, long long ssize, long long smemlimit)
 {
   const long long sx = w[0] + 2, sy = w[1] + 2, np = sx * sy;
-  const bool      fixed = sx <= kColumnFixRow && sy <= kColumnFixThreads / kColumnFixRow && 2 * np > kColumnFixThreads;
+  const bool      fixed = sx <= kColumnFixRow && sy <= kColumnFixThreads / kColumnFixRow && 2 * np > kColumnFixThreads && 2 * (long long)k * kColumnFixThreads * ssize + kColumnStaticBytes <= smemlimit;
   const long long n     = fixed ? kColumnFixThreads : np;
   return ColumnNeed{(n + 31) / 32 * 32, 2 * (long long)k * n * ssize, fixed};
 }
 inline bool ColumnFits(const long long w[3], int k, long long ssize, long long smemlimit)
 {
-  const ColumnNeed n = ColumnNeeds(w, k, ssize);
+  const ColumnNeed n = ColumnNeeds(w, k, ssize, smemlimit);
   return k >= 1 && k <= kColumnMaxK && n.threads <= kColumnMaxThreads && n.bytes + kColumnStaticBytes <= smemlimit;
 }
 

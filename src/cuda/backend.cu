@@ -121,10 +121,10 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii || !p || !p->valid) PetscFunctionReturn(PETSC_SUCCESS);
   if (p->variant != HJ_CUDA_CLASSIC) {
-    char colhow[160];
+    char colhow[256];
     PetscCall(PetscSNPrintf(colhow, sizeof(colhow), " (one thread per x-y column with the halo ring%s, z streamed plane by plane%s)", p->L.colfix ? " in a fixed 32 x 16 plane" : "", !p->L.var ? "" : (p->rowclass ? "; the rows from a table of their %d distinct values, the coefficient planes unread" : (p->L.cint ? "; one row inside, coefficient planes read in the boundary shell only" : "; coefficient planes read everywhere"))));
     if (p->rowclass) { /* the count into the text */
-      char tmp[160];
+      char tmp[256];
       PetscCall(PetscSNPrintf(tmp, sizeof(tmp), colhow, (int)p->nrows));
       PetscCall(PetscStrncpy(colhow, tmp, sizeof(colhow)));
     }

@@ -83,7 +83,7 @@ static std::vector<double> Columns(const Problem &p, const int *t, const int *o,
   }
   const TileParams<double, double> P    = L.template Params<double>();
   const long long                  W[3] = {std::min(t[0], p.n[0]), std::min(t[1], p.n[1]), std::min(t[2], p.n[2])};
-  const hj::ColumnNeed             need = hj::ColumnNeeds(W, K, 8);
+  const hj::ColumnNeed             need = hj::ColumnNeeds(W, K, 8, 1LL << 40);
   const long long                  nb   = P.ntiles[0] * P.ntiles[1] * P.ntiles[2];
   const int                        M    = !VAR ? kColumnConstant : (cls ? kColumnClasses : kColumnPlanes);
   auto                             go   = [&](auto kernel) { EmuLaunch([&] { kernel(P); }, nb, (int)need.threads); };
@@ -160,6 +160,17 @@ int main()
     std::vector<unsigned char> cls = MakeClasses(pr, 5, tab);
     fail += Check<true, 4>("fixed plane, row classes, ghost layer, 30x14x6", pr, {30, 14, 6}, {0, 0, 2}, 0.8, false, &cls, &tab);
     fail += Check<true, 8>("fixed plane, row classes, k 8", pr, {30, 14, 6}, {0, 0, 2}, 0.8, false, &cls, &tab);
+    /* tiles deep enough for the steady steps: pairs and an odd remainder (k <= 4), one at a time (k > 4) */
+    Problem pz = Make(29, 16, 30, hj::STAR, true, 1e6, 13);
+    fail += Check<true, 4>("fixed plane, steady pairs, 29x14x17, overlap 0,2,4", pz, {29, 14, 17}, {0, 2, 4}, 0.8);
+    fail += Check<false, 3>("fixed plane, steady pairs, constant, 30x14x16", pk, {30, 14, 16}, {0, 0, 0}, 0.8);
+    fail += Check<true, 1>("fixed plane, steady, k 1, 29x14x13", pz, {29, 14, 13}, {0, 0, 0}, 0.8);
+    fail += Check<true, 2>("fixed plane, steady, k 2, 29x14x14", pz, {29, 14, 14}, {0, 2, 0}, 0.8);
+    fail += Check<true, 6>("fixed plane, steady, k 6, 29x14x20", pz, {29, 14, 20}, {0, 0, 2}, 0.8);
+    Problem                    pq   = Make(30, 15, 24, hj::STAR, true, 1.0, 14, true);
+    std::vector<unsigned char> cls2 = MakeClasses(pq, 5, tab);
+    fail += Check<true, 4>("fixed plane, row classes, steady, 30x14x15", pq, {30, 14, 15}, {0, 0, 0}, 0.8, false, &cls2, &tab);
+    fail += Check<true, 8>("fixed plane, row classes, steady, k 8, 30x14x21", pq, {30, 14, 21}, {0, 0, 2}, 0.8, false, &cls2, &tab);
     const bool ok = fixed > 0;
     std::printf("hjtest %s fixed plane launches: %d\n", ok ? "PASS" : "FAIL", fixed);
     fail += !ok;

@@ -44,7 +44,7 @@
      A warp whose points all have class 0 on the K planes in flight (one vote per step) takes the row from the
      parameter, any other warp takes every row from the table (the same values), so a warp at a face runs one path,
      not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100 runs w3 and w4).
-   Shared memory: 2 K planes of sx * sy values (hj::ColumnNeeds). K (1..kColumnMaxK) is a template parameter: the level
+   Shared memory: 2 K planes of sx * sy values, or of 32 x 16 with FIX (hj::ColumnNeeds). K (1..kColumnMaxK) is a template parameter: the level
    loop unrolls and the registers' shifts are renamings. Plain device C++ with the macros of device.h (test/emulate
    compiles it as it is). */
 #pragma once

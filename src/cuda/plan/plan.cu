@@ -267,7 +267,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   const HJCuda   *cu      = (const HJCuda *)hj->data;
   const long long ssz     = (long long)sizeof(PetscScalar);
   if (o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
-    const hj::ColumnNeed need = hj::ColumnNeeds(p->W, (int)hj->subits, ssz);
+    const hj::ColumnNeed need = hj::ColumnNeeds(p->W, (int)hj->subits, ssz, cu->smemoptin);
     PetscCheck(ly->dim == 3 && st->kind == hj::STAR && ly->dof == 1, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles 3D star (7-point) stencils of one field per point; this operator is a %" PetscInt_FMT "D %s stencil with dof %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, st->kind == hj::STAR ? "star" : "box", ly->dof);
     PetscCheck(!L->single, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns runs its sub-iterations in PetscScalar: use -pc_hjacobi_inner_precision native, or -pc_hjacobi_cuda_kernel shared");
     PetscCheck(!tile || hj->subits <= hj::kColumnMaxK, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles k <= %d sub-iterations; k = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared", hj::kColumnMaxK, hj->subits);
@@ -323,7 +323,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
       PetscCall(HJCudaRowClasses(d, ref7, stream, &p->rowclass, &p->rowtab, &p->nrows));
     }
     if (fits && (o->kernel == HJ_CUDA_KERNEL_COLUMNS || !hj::TileFits(p->W, 3, 1, false, ssz, cu->smemoptin) || ((!L->var || p->rowclass) && L->ntot >= hj::kColumnMinTiles))) {
-      const hj::ColumnNeed need = hj::ColumnNeeds(p->W, L->k, ssz);
+      const hj::ColumnNeed need = hj::ColumnNeeds(p->W, L->k, ssz, cu->smemoptin);
       PetscCheck(L->ntot <= 2147483647LL, comm, PETSC_ERR_ARG_OUTOFRANGE, "%lld tiles on one rank exceed the CUDA grid limit: use a larger -pc_hjacobi_tile", L->ntot);
       p->variant  = HJ_CUDA_COLUMNS;
       L->nthreads = (int)need.threads;
