@@ -37,7 +37,7 @@ if [ "$cmd" = prepare ]; then
   parked=$dev.objects/$build
   if [ -d "$parked" ]; then (cd "$parked" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$dev/$build" {} \;); fi
   PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$dev/$build" -j "${NP:-$(nproc)}"
+  cmake --build "$dev/$build" -j "${NP:-$(nproc)}" --target all columnalone partsalone
   # what the GPU machine does not need (the device tool carries at most 64 MiB): objects (parked for the next
   # prepare), CMake's compiler probes
   (cd "$dev/$build" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$parked" {} \;)
