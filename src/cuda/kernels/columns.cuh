@@ -63,7 +63,7 @@ constexpr int kColumnPairMaxK = 4;
 /* (launch bounds: at most 1024 threads, so 64 registers; the fixed plane above k = kColumnPairMaxK, where 64 spilled,
    512 threads, up to 128 registers, one block an SM) */
 template <int MODE, class T, int K, int FIX = 0>
-__global__ void __launch_bounds__(FIX &&K > kColumnPairMaxK ? hj::kColumnFixThreads : hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
+__global__ void __launch_bounds__((FIX && K > kColumnPairMaxK) ? hj::kColumnFixThreads : hj::kColumnMaxThreads) ColumnKernel(const TileParams<T, T> P)
 {
   using S               = T;
   constexpr bool PLANES = MODE == kColumnPlanes;
