@@ -3,14 +3,29 @@
    the GPU (src/mg/coarse.cxx): PCMG's sparse triangular solves there wait for the stream and cost 0.1 ms at 125 unknowns. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
+/* what the PC applies, decided at setup */
+typedef enum {
+  HJD_DENSE,            /* the inverse the inner PC forms on the operator, as one dense product */
+  HJD_DENSE_PINNED,     /* the inverse of the operator pinned on its null space, its output's null component removed */
+  HJD_INNER_SIZE,       /* the inner PC directly: more rows than -pc_hjdense_max_size */
+  HJD_INNER_INACCURATE, /* the inner PC directly: the dense product would not give what the inner PC gives */
+  HJD_INNER_FAILED      /* the inner PC failed at setup: no inverse, the PC reports the inner PC's reason */
+} HJDenseMode;
+
 typedef struct {
-  PC        inner;   /* the PC whose operator is formed (LU with PCMG's coarse shift by default), prefix <prefix>hjdense_ */
-  Mat       host;    /* the operator on the host (AIJ) while the inverse is formed */
-  Mat       inverse; /* the dense inverse (a CUDA dense matrix on CUDA vectors), or NULL: the inner PC is applied itself */
-  PetscInt  maxsize; /* -pc_hjdense_max_size: larger operators are solved by the inner PC directly */
-  PetscInt  n;       /* the operator's rows at the last setup */
-  PetscBool device;  /* the inverse lives on the device */
+  PC          inner;   /* the PC whose operator is formed (LU with PCMG's coarse shift by default), prefix <prefix>hjdense_ */
+  Mat         inverse; /* the dense inverse (a CUDA dense matrix on CUDA vectors), or NULL: the inner PC is applied itself */
+  PetscInt    maxsize; /* -pc_hjdense_max_size: larger operators are solved by the inner PC directly */
+  PetscInt    n;       /* the operator's rows at the last setup */
+  PetscBool   device;  /* the inverse lives on the device */
+  HJDenseMode mode;
+  PetscInt    npins;       /* rows pinned (HJD_DENSE_PINNED): the null space's dimension */
+  PetscBool   constants;   /* ... the constants, found (no null space attached) */
+  PetscReal   check[2][2]; /* the setup's check, relative residuals of the dense product and of the inner PC: [0] on the
+                              operator, [1] pinned (HJD_DENSE_PINNED or a rejected pinned inverse); negative: not made */
 } PC_HJDense;
+
+#define HJD_CHECK_FACTOR 100 /* the dense product is taken when its residual is within this factor of the inner PC's ... */
 
 static PetscErrorCode HJDenseInner(PC pc)
 {
@@ -29,14 +44,16 @@ static PetscErrorCode HJDenseInner(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the inner PC's setup as PCREDUNDANT does its KSP's: its options read at every setup when the outer PC read its own,
-   the outer PC's error-on-failure passed on, its failed reason (or none) the outer PC's */
-static PetscErrorCode HJDenseInnerSetUp(PC pc)
+/* the inner PC set up on op as PCREDUNDANT sets up its KSP: its options read at every setup when the outer PC read its
+   own, the outer PC's error-on-failure passed on (unless tolerate: a failure that hjdense answers itself), its failed
+   reason (or none) the outer PC's */
+static PetscErrorCode HJDenseInnerSetUp(PC pc, Mat op, PetscBool tolerate)
 {
   PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(PCSetErrorIfFailure(hd->inner, pc->erroriffailure));
+  PetscCall(PCSetOperators(hd->inner, op, op));
+  PetscCall(PCSetErrorIfFailure(hd->inner, tolerate ? PETSC_FALSE : pc->erroriffailure));
   if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(hd->inner));
   PetscCall(PCSetUp(hd->inner));
   pc->failedreason = hd->inner->failedreason;
@@ -54,12 +71,233 @@ static PetscErrorCode HJDenseOnDevice(Mat A, PetscBool *device)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetUp_HJDense(PC pc)
+/* the inverse the inner PC (set up) applies: its columns the inner PC applied to the identity's, one at a time (the
+   inverse's n^2 scalars are the only dense storage) */
+static PetscErrorCode HJDenseForm(PC pc, Mat *inverse)
+{
+  PC_HJDense    *hd = (PC_HJDense *)pc->data;
+  const PetscInt n  = hd->n;
+  PetscScalar   *a, *ea;
+  PetscInt       lda;
+  Vec            e, col;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, inverse));
+  PetscCall(MatDenseGetLDA(*inverse, &lda));
+  PetscCall(VecCreateSeq(PETSC_COMM_SELF, n, &e));
+  PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, 1, n, NULL, &col));
+  PetscCall(VecSet(e, 0.0));
+  PetscCall(MatDenseGetArrayWrite(*inverse, &a));
+  for (PetscInt j = 0; j < n; j++) {
+    PetscCall(VecGetArray(e, &ea));
+    ea[j] = 1.0;
+    if (j) ea[j - 1] = 0.0;
+    PetscCall(VecRestoreArray(e, &ea));
+    PetscCall(VecPlaceArray(col, a + (size_t)j * lda));
+    PetscCall(PCApply(hd->inner, e, col));
+    PetscCall(VecResetArray(col));
+  }
+  PetscCall(MatDenseRestoreArrayWrite(*inverse, &a));
+  PetscCall(MatAssemblyBegin(*inverse, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*inverse, MAT_FINAL_ASSEMBLY));
+  PetscCall(VecDestroy(&col));
+  PetscCall(VecDestroy(&e));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Does the dense product give what the inner PC gives? On a consistent right-hand side r = A v (v random), the
+   relative residuals ||r - A X r|| / ||r|| of the product (rel[0]) and ||r - A P(r)|| / ||r|| of the inner PC (rel[1]):
+   accepted where the first is within HJD_CHECK_FACTOR of the second, or below sqrt(eps). On a singular operator the
+   inverse a factorization forms holds 1/pivot ~ 1/eps in every entry, and its product loses every digit where the
+   factorization's own solves lose them only along the null space (which A multiplies away): the residual tells. */
+static PetscErrorCode HJDenseCheck(PC pc, Mat A, Mat X, PetscReal rel[2], PetscBool *accept)
 {
   PC_HJDense *hd = (PC_HJDense *)pc->data;
-  PetscMPIInt size;
-  PetscInt    n, N;
-  Mat         identity;
+  PetscRandom rnd;
+  Vec         v, r, y, t;
+  PetscReal   rnorm, tnorm;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateVecs(X, &v, &r));
+  PetscCall(VecDuplicate(r, &y));
+  PetscCall(VecDuplicate(r, &t));
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 0x4a4444)); /* the same check at every setup */
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(v, rnd));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatMult(A, v, r));
+  PetscCall(VecNorm(r, NORM_2, &rnorm));
+  for (int i = 0; i < 2; i++) {
+    if (i == 0) PetscCall(MatMult(X, r, y));
+    else PetscCall(PCApply(hd->inner, r, y));
+    PetscCall(MatMult(A, y, t));
+    PetscCall(VecAYPX(t, -1.0, r));
+    PetscCall(VecNorm(t, NORM_2, &tnorm));
+    rel[i] = rnorm > 0 ? tnorm / rnorm : 0;
+  }
+  *accept = (PetscBool)(rel[0] <= PetscMax(HJD_CHECK_FACTOR * rel[1], PetscSqrtReal(PETSC_MACHINE_EPSILON)));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&r));
+  PetscCall(VecDestroy(&y));
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The null space attached to the operator (MatSetNullSpace()) as an orthonormal basis Z, n x m column-major on the
+   host (the constant first where it has one), or m = 0: none attached, or its vectors are not of the operator's size */
+static PetscErrorCode HJDenseNullBasis(Mat A, PetscInt n, PetscInt *m, PetscScalar **Z)
+{
+  MatNullSpace       ns;
+  PetscBool          cnst;
+  PetscInt           nv, j = 0;
+  const Vec         *vecs;
+  const PetscScalar *va;
+
+  PetscFunctionBegin;
+  *m = 0;
+  *Z = NULL;
+  PetscCall(MatGetNullSpace(A, &ns));
+  if (!ns) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatNullSpaceGetVecs(ns, &cnst, &nv, &vecs));
+  for (PetscInt i = 0; i < nv; i++) {
+    PetscInt len;
+
+    PetscCall(VecGetSize(vecs[i], &len));
+    if (len != n) {
+      PetscCall(PetscInfo(A, "the null space's vector %" PetscInt_FMT " has %" PetscInt_FMT " entries, the operator %" PetscInt_FMT " rows: not used\n", i, len, n));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
+  *m = (cnst ? 1 : 0) + nv;
+  if (!*m) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1((size_t)n * *m, Z));
+  if (cnst) {
+    for (PetscInt i = 0; i < n; i++) (*Z)[i] = 1.0 / PetscSqrtReal((PetscReal)n);
+    j = 1;
+  }
+  for (PetscInt i = 0; i < nv; i++, j++) { /* MatNullSpaceCreate() requires them orthonormal and orthogonal to the constant */
+    PetscCall(VecGetArrayRead(vecs[i], &va));
+    PetscCall(PetscArraycpy(*Z + (size_t)j * n, va, n));
+    PetscCall(VecRestoreArrayRead(vecs[i], &va));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* No null space attached, but a singular operator whose rows sum to zero (a Neumann or periodic operator from PCMG's
+   Galerkin product, which attaches none): the constants, taken as its null space (m = 1), else m = 0 */
+static PetscErrorCode HJDenseConstants(Mat A, PetscInt n, PetscInt *m, PetscScalar **Z)
+{
+  Vec       one, t;
+  PetscReal anorm, tnorm;
+
+  PetscFunctionBegin;
+  *m = 0;
+  PetscCall(MatCreateVecs(A, &one, &t));
+  PetscCall(VecSet(one, 1.0));
+  PetscCall(MatMult(A, one, t));
+  PetscCall(VecNorm(t, NORM_INFINITY, &tnorm));
+  PetscCall(MatNorm(A, NORM_INFINITY, &anorm));
+  PetscCall(VecDestroy(&one));
+  PetscCall(VecDestroy(&t));
+  if (!(anorm > 0 && tnorm <= 1e3 * PETSC_MACHINE_EPSILON * anorm)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "no null space attached; the rows sum to zero (||A 1|| / ||A|| = %g): the constants taken as the null space\n", (double)(tnorm / anorm)));
+  *m = 1;
+  PetscCall(PetscMalloc1(n, Z));
+  for (PetscInt i = 0; i < n; i++) (*Z)[i] = 1.0 / PetscSqrtReal((PetscReal)n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* B = A + sum_j s_j e_{k_j} e_{k_j}^T: rows k_j chosen by partial pivoting on Z (so Z's rows k_1..k_m are nonsingular),
+   s_j = |A_kk| (or ||A||_inf where that is 0). For A with null space Z (and the same left null space, as a symmetric A),
+   B is nonsingular, and on a right-hand side in A's range B^{-1} r solves A x = r (the one solution with x_k = 0). */
+static PetscErrorCode HJDensePin(Mat A, PetscInt n, PetscInt m, const PetscScalar *Z, Mat *B)
+{
+  PetscScalar *W, *da;
+  PetscInt    *rows;
+  PetscBool   *used;
+  Vec          d, shift;
+  PetscReal    anorm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc3((size_t)n * m, &W, m, &rows, n, &used));
+  PetscCall(PetscArraycpy(W, Z, (size_t)n * m));
+  for (PetscInt i = 0; i < n; i++) used[i] = PETSC_FALSE;
+  for (PetscInt j = 0; j < m; j++) {
+    PetscScalar *wj = W + (size_t)j * n;
+    PetscInt     k  = -1;
+
+    for (PetscInt i = 0; i < n; i++)
+      if (!used[i] && (k < 0 || PetscAbsScalar(wj[i]) > PetscAbsScalar(wj[k]))) k = i;
+    PetscCheck(k >= 0 && PetscAbsScalar(wj[k]) > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCHJDENSE: the operator's null space (MatSetNullSpace()) has linearly dependent vectors");
+    rows[j] = k;
+    used[k] = PETSC_TRUE;
+    for (PetscInt l = j + 1; l < m; l++) {
+      PetscScalar *wl = W + (size_t)l * n, f = wl[k] / wj[k];
+
+      for (PetscInt i = 0; i < n; i++) wl[i] -= f * wj[i];
+    }
+  }
+  PetscCall(MatNorm(A, NORM_INFINITY, &anorm));
+  PetscCall(MatCreateVecs(A, &d, &shift));
+  PetscCall(MatGetDiagonal(A, d));
+  PetscCall(VecSet(shift, 0.0));
+  PetscCall(VecGetArray(d, &da));
+  for (PetscInt j = 0; j < m; j++) {
+    PetscReal s = PetscAbsScalar(da[rows[j]]);
+
+    PetscCall(VecSetValue(shift, rows[j], s > 0 ? s : (anorm > 0 ? anorm : 1.0), INSERT_VALUES));
+    PetscCall(PetscInfo(A, "pinned row %" PetscInt_FMT " of the null space's %" PetscInt_FMT "\n", rows[j], m));
+  }
+  PetscCall(VecRestoreArray(d, &da));
+  PetscCall(VecAssemblyBegin(shift));
+  PetscCall(VecAssemblyEnd(shift));
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(MatDiagonalSet(*B, shift, ADD_VALUES));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&shift));
+  PetscCall(PetscFree3(W, rows, used));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X = (I - Z Z^T) X: the inverse's output without its null space component (Z orthonormal), so that the product gives
+   the solution orthogonal to the null space, whichever rows were pinned */
+static PetscErrorCode HJDenseProject(Mat X, PetscInt n, PetscInt m, const PetscScalar *Z)
+{
+  PetscScalar *a;
+  PetscInt     lda;
+
+  PetscFunctionBegin;
+  PetscCall(MatDenseGetLDA(X, &lda));
+  PetscCall(MatDenseGetArray(X, &a));
+  for (PetscInt c = 0; c < n; c++) {
+    PetscScalar *col = a + (size_t)c * lda;
+
+    for (PetscInt j = 0; j < m; j++) {
+      const PetscScalar *z   = Z + (size_t)j * n;
+      PetscScalar        dot = 0;
+
+      for (PetscInt i = 0; i < n; i++) dot += PetscConj(z[i]) * col[i];
+      for (PetscInt i = 0; i < n; i++) col[i] -= dot * z[i];
+    }
+  }
+  PetscCall(MatDenseRestoreArray(X, &a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Setup. The inner PC on a host copy A of the operator (on a GPU matrix the factorization would be the device's sparse
+   LU, whose setup alone costs tens of milliseconds), its inverse formed and checked (HJDenseCheck). Where the check
+   fails and A has a null space attached, again on A pinned on it (HJDensePin), the output projected; where that fails
+   too, or A has none, the inner PC is applied directly on A: hjdense then gives what its inner PC gives, never a
+   product that lost its digits. */
+static PetscErrorCode PCSetUp_HJDense(PC pc)
+{
+  PC_HJDense  *hd = (PC_HJDense *)pc->data;
+  PetscMPIInt  size;
+  PetscInt     n, N, m;
+  PetscScalar *Z = NULL;
+  Mat          A, B = NULL, X = NULL;
+  PetscBool    accept = PETSC_FALSE, attached;
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
@@ -68,34 +306,60 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscCheck(n == N, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCHJDENSE needs a square operator, not %" PetscInt_FMT " x %" PetscInt_FMT, n, N);
   PetscCall(HJDenseInner(pc));
   PetscCall(MatDestroy(&hd->inverse));
-  hd->n = n;
+  hd->n     = n;
+  hd->npins = 0;
+  for (int i = 0; i < 2; i++) hd->check[i][0] = hd->check[i][1] = -1;
   if (n > hd->maxsize) { /* the inner PC on the operator itself: PCMG's coarse LU */
     PetscCall(PetscInfo(pc, "%" PetscInt_FMT " rows > -pc_hjdense_max_size %" PetscInt_FMT ": the inner PC is applied directly\n", n, hd->maxsize));
+    hd->mode = HJD_INNER_SIZE;
     PetscCall(PCSetOperators(hd->inner, pc->mat, pc->pmat));
-    PetscCall(HJDenseInnerSetUp(pc));
+    PetscCall(PCSetErrorIfFailure(hd->inner, pc->erroriffailure));
+    if (pc->setfromoptionscalled) PetscCall(PCSetFromOptions(hd->inner));
+    PetscCall(PCSetUp(hd->inner));
+    pc->failedreason = hd->inner->failedreason;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* the inverse from the inner PC on a host copy (on a GPU matrix the factorization would be the device's sparse LU,
-     whose setup alone costs tens of milliseconds), its columns the inner PC applied to the identity's */
-  PetscCall(MatDestroy(&hd->host));
-  PetscCall(MatConvert(pc->pmat, MATSEQAIJ, MAT_INITIAL_MATRIX, &hd->host));
-  PetscCall(PCSetOperators(hd->inner, hd->host, hd->host));
-  PetscCall(HJDenseInnerSetUp(pc));
-  if (hd->inner->failedreason) {
-    PetscCall(PetscInfo(pc, "the inner PC failed at setup (%s): no inverse formed\n", PCFailedReasons[hd->inner->failedreason]));
-    PetscCall(MatDestroy(&hd->host));
-    PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatConvert(pc->pmat, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
+  PetscCall(HJDenseNullBasis(pc->pmat, n, &m, &Z));
+  attached = (PetscBool)(m > 0);
+  PetscCall(HJDenseInnerSetUp(pc, A, (PetscBool)(m > 0))); /* with a null space a failure here is answered by the pins */
+  if (!hd->inner->failedreason) {
+    PetscCall(HJDenseForm(pc, &X));
+    PetscCall(HJDenseCheck(pc, A, X, hd->check[0], &accept));
+    PetscCall(PetscInfo(pc, "the inverse's check: relative residual %g of the dense product, %g of the inner PC: %s\n", (double)hd->check[0][0], (double)hd->check[0][1], accept ? "taken" : "not taken"));
+    if (accept) hd->mode = HJD_DENSE;
+    else PetscCall(MatDestroy(&X));
   }
-  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, n, NULL, &identity));
-  PetscCall(MatZeroEntries(identity));
-  PetscCall(MatShift(identity, 1.0));
-  PetscCall(MatDuplicate(identity, MAT_DO_NOT_COPY_VALUES, &hd->inverse));
-  PetscCall(PCMatApply(hd->inner, identity, hd->inverse));
-  PetscCall(MatDestroy(&identity));
-  PetscCall(MatDestroy(&hd->host));
+  if (!accept && !m) PetscCall(HJDenseConstants(A, n, &m, &Z));
+  hd->constants = (PetscBool)(m && !attached);
+  if (!accept && m > 0) { /* a singular operator with its null space attached (or the constants): pinned */
+    PetscCall(HJDensePin(A, n, m, Z, &B));
+    PetscCall(HJDenseInnerSetUp(pc, B, PETSC_TRUE));
+    if (!hd->inner->failedreason) {
+      PetscCall(HJDenseForm(pc, &X));
+      PetscCall(HJDenseProject(X, n, m, Z));
+      PetscCall(HJDenseCheck(pc, A, X, hd->check[1], &accept));
+      PetscCall(PetscInfo(pc, "the pinned inverse's check: relative residual %g of the dense product, %g of the inner PC: %s\n", (double)hd->check[1][0], (double)hd->check[1][1], accept ? "taken" : "not taken"));
+      if (accept) {
+        hd->mode  = HJD_DENSE_PINNED;
+        hd->npins = m;
+      } else PetscCall(MatDestroy(&X));
+    }
+    PetscCall(MatDestroy(&B));
+    if (!accept) PetscCall(HJDenseInnerSetUp(pc, A, PETSC_FALSE)); /* what the inner PC gives on A itself */
+  }
+  PetscCall(PetscFree(Z));
+  if (!accept) {
+    hd->mode = hd->inner->failedreason ? HJD_INNER_FAILED : HJD_INNER_INACCURATE;
+    if (hd->inner->failedreason) PetscCall(PetscInfo(pc, "the inner PC failed at setup (%s): no inverse formed\n", PCFailedReasons[hd->inner->failedreason]));
+    else PetscCall(PetscInfo(pc, "the dense product would not give what the inner PC gives (a singular operator%s): the inner PC is applied directly\n", m ? "" : " without a null space attached?"));
+  }
+  PetscCall(MatDestroy(&A)); /* the inner PC keeps its reference where it is applied directly */
+  if (!X) PetscFunctionReturn(PETSC_SUCCESS);
+  hd->inverse = X;
   PetscCall(HJDenseOnDevice(pc->pmat, &hd->device));
   if (hd->device) PetscCall(MatConvert(hd->inverse, MATSEQDENSECUDA, MAT_INPLACE_MATRIX, &hd->inverse));
-  PetscCall(PetscInfo(pc, "the %" PetscInt_FMT " x %" PetscInt_FMT " inverse formed, applied on the %s\n", n, n, hd->device ? "device" : "host"));
+  PetscCall(PetscInfo(pc, "the %" PetscInt_FMT " x %" PetscInt_FMT " inverse formed%s, applied on the %s\n", n, n, hd->npins ? " (pinned on the null space)" : "", hd->device ? "device" : "host"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -158,10 +422,24 @@ static PetscErrorCode PCView_HJDense(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (!pc->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: not set up yet (max size %" PetscInt_FMT ")\n", hd->maxsize));
-  else if (hd->inverse)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: the %" PetscInt_FMT " x %" PetscInt_FMT " inverse, applied as one dense product on the %s (max size %" PetscInt_FMT "); formed by:\n", hd->n, hd->n, hd->device ? "device" : "host", hd->maxsize));
-  else if (hd->n <= hd->maxsize) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: no inverse: the inner PC failed at setup (%s):\n", PCFailedReasons[hd->inner ? hd->inner->failedreason : PC_NOERROR]));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: %" PetscInt_FMT " rows > max size %" PetscInt_FMT " (-pc_hjdense_max_size): the inner PC applied directly:\n", hd->n, hd->maxsize));
+  else switch (hd->mode) {
+    case HJD_DENSE:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: the %" PetscInt_FMT " x %" PetscInt_FMT " inverse, applied as one dense product on the %s (max size %" PetscInt_FMT "); formed by:\n", hd->n, hd->n, hd->device ? "device" : "host", hd->maxsize));
+      break;
+    case HJD_DENSE_PINNED:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: the %" PetscInt_FMT " x %" PetscInt_FMT " inverse of the operator pinned on its null space (%s; %" PetscInt_FMT " %s pinned), its output orthogonal to the null space, applied as one dense product on the %s (max size %" PetscInt_FMT "); formed by:\n", hd->n, hd->n, hd->constants ? "the constants: no null space attached, the rows sum to zero" : "MatSetNullSpace()", hd->npins, hd->npins == 1 ? "row" : "rows", hd->device ? "device" : "host", hd->maxsize));
+      break;
+    case HJD_INNER_SIZE:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: %" PetscInt_FMT " rows > max size %" PetscInt_FMT " (-pc_hjdense_max_size): the inner PC applied directly:\n", hd->n, hd->maxsize));
+      break;
+    case HJD_INNER_INACCURATE:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: no inverse: the dense product would not give what the inner PC gives (relative residual %g against %g on a consistent right-hand side%s): the inner PC applied directly:\n", (double)hd->check[hd->check[1][0] >= 0][0],
+                                       (double)hd->check[hd->check[1][0] >= 0][1], hd->check[1][0] >= 0 ? ", also pinned on its null space" : "; a singular operator without MatSetNullSpace()?"));
+      break;
+    case HJD_INNER_FAILED:
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: no inverse: the inner PC failed at setup (%s):\n", PCFailedReasons[hd->inner ? hd->inner->failedreason : PC_NOERROR]));
+      break;
+    }
   if (hd->inner) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PCView(hd->inner, viewer));
@@ -176,7 +454,6 @@ static PetscErrorCode PCReset_HJDense(PC pc)
 
   PetscFunctionBegin;
   PetscCall(MatDestroy(&hd->inverse));
-  PetscCall(MatDestroy(&hd->host));
   if (hd->inner) PetscCall(PCReset(hd->inner));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
