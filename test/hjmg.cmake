@@ -92,6 +92,22 @@ hj_expect_test(NAME hjmg_view LABELS hjmg MATCH "type: hjmg" "type is MULTIPLICA
 # "PCHJacobiResidual_C"), none by MatResidual
 hj_expect_test(NAME hjmg_view_stencil_used LABELS hjmg MATCH "level 1: [1-9][0-9]* residuals from the smoother's stencil, 0 by MatResidual"
   "level 2: [1-9][0-9]* residuals from the smoother's stencil, 0 by MatResidual" COMMAND ${V3} -ksp_view)
+# the view says per level what the next residual runs, before a solve (-pc_view at setup) and after: a matrix-free
+# operator (-snes_mf_operator) on the finest level and dof 4 on the others take MatResidual, and no level is listed
+if(TARGET tutorial_ex19)
+  hj_expect_test(NAME hjmg_view_mf_operator LABELS "hjmg;tutorial" MATCH "-pc_hjmg_stencil_residual true. on no level"
+    "level 2: 0 residuals from the smoother's stencil, [1-9][0-9]* by MatResidual; the next by MatResidual .the level's operator is not its smoother's Pmat"
+    "level 1: 0 residuals from the smoother's stencil, [1-9][0-9]* by MatResidual; the next by MatResidual .dof > 1"
+    COMMAND $<TARGET_FILE:tutorial_ex19> ${DLL} -da_refine 2 -pc_type hjmg -snes_mf_operator -snes_view)
+endif()
+hj_expect_test(NAME hjmg_view_before_solve LABELS hjmg MATCH "level 2: 0 residuals from the smoother's stencil, 0 by MatResidual; the next from the stencil" COMMAND ${V3} -pc_view)
+# levels hjmg cannot build: refused in words, never PCMG's crash (0 levels) or bare coarsening error (too many)
+hj_expect_test(NAME hjmg_err_levels_zero ERROR LABELS "hjmg;errors" MATCH "PCHJMG needs at least one level, not 0" COMMAND ${V3} -pc_mg_levels 0)
+hj_expect_test(NAME hjmg_err_levels_negative ERROR LABELS "hjmg;errors" MATCH "PCHJMG needs at least one level, not -3" COMMAND ${V3} -pc_mg_levels -3)
+hj_expect_test(NAME hjmg_err_levels_too_many ERROR LABELS "hjmg;errors" MATCH "PCHJMG: 6 levels .* are more than this DMDA allows: it coarsens into at most 4 levels .the coarsest 3 x 3 x 2.* give -pc_mg_levels 4 or fewer"
+  COMMAND $<TARGET_FILE:mg3d> -da_grid_x 17 -da_grid_y 17 -da_grid_z 9 -pc_type hjmg -pc_mg_levels 6)
+hj_expect_test(NAME hjmg_err_levels_ranks_np4 NP 4 ERROR LABELS "hjmg;errors;mpi" MATCH "PCHJMG: 3 levels .* are more than this DMDA allows: it coarsens into at most 2 levels .the coarsest 5 x 5 x 1"
+  COMMAND $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 9 -da_grid_y 9 -da_processors_x 4 -da_processors_y 1 -pc_type hjmg -pc_mg_levels 3)
 hj_expect_test(NAME hjmg_view_stencil_off LABELS hjmg MATCH "-pc_hjmg_stencil_residual false. on no level" NOMATCH "residuals from the smoother's stencil"
   COMMAND ${V3} -pc_hjmg_stencil_residual false -ksp_view)
 hj_expect_test(NAME hjmg_view_override LABELS hjmg MATCH "type: hjmg" "type: jacobi" "-pc_hjmg_stencil_residual true. on no level"

@@ -17,6 +17,7 @@ static PetscErrorCode PCMGSetLevels_HJMG(PC pc, PetscInt levels, MPI_Comm *comms
   const PetscBool same = (PetscBool)(mg->nlevels == levels); /* PCMG keeps its levels (and their smoothers) then */
 
   PetscFunctionBegin;
+  PetscCheck(levels >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJMG needs at least one level, not %" PetscInt_FMT " (-pc_mg_levels or PCMGSetLevels()); omit -pc_mg_levels on a DMDA and hjmg chooses them", levels);
   if (!same) {
     PetscCall(HJMGLevelsReset(pc)); /* before PCMG frees the levels hjmg installed on */
     hm->autolevels = 0;             /* chosen by the caller (HJMGDefaultLevels sets it again after this call) */
@@ -40,12 +41,59 @@ static PetscErrorCode HJMGCheckHierarchy(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* How many levels PCMG can coarsen the PC's DMDA into, by DMCoarsen()'s rule for DMDAs: each coarsening halves every
+   direction (M/2 where periodic or with Q0 interpolation, else (M - 1)/2 + 1) and needs at least 2 points and one point
+   per rank in every direction afterwards. -1: not a DMDA. */
+static PetscErrorCode HJMGLevelsAllowed(DM dm, PetscInt *allowed, PetscInt M[3])
+{
+  PetscBool             isda;
+  PetscInt              dim, p[3], c[3];
+  DMBoundaryType        bx[3];
+  DMDAInterpolationType itype;
+
+  PetscFunctionBegin;
+  *allowed = -1;
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bx[0], &bx[1], &bx[2], NULL));
+  PetscCall(DMDAGetInterpolationType(dm, &itype));
+  for (*allowed = 1;; (*allowed)++) {
+    PetscBool ok = PETSC_TRUE;
+
+    for (PetscInt d = 0; d < dim; d++) {
+      c[d] = (bx[d] == DM_BOUNDARY_PERIODIC || itype == DMDA_Q0) ? M[d] / 2 : (M[d] - 1) / 2 + 1;
+      ok   = (PetscBool)(ok && c[d] >= 2 && c[d] >= p[d]);
+    }
+    if (!ok || *allowed > 64) break;
+    for (PetscInt d = 0; d < dim; d++) M[d] = c[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* before PCMG's first setup: levels that PCMG would make from the DMDA and that it cannot coarsen into (PCMG's own
+   error names neither the option nor the limit) */
+static PetscErrorCode HJMGCheckLevels(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
+  PetscInt       allowed, M[3];
+
+  PetscFunctionBegin;
+  if (pc->setupcalled || n < 2 || !pc->dm || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 1; l < n; l++)
+    if (mg->levels[l]->interpolate || mg->levels[l]->restrct) PetscFunctionReturn(PETSC_SUCCESS); /* given by the code */
+  PetscCall(HJMGLevelsAllowed(pc->dm, &allowed, M));
+  PetscCheck(allowed < 0 || n <= allowed, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJMG: %" PetscInt_FMT " levels (-pc_mg_levels or PCMGSetLevels()) are more than this DMDA allows: it coarsens into at most %" PetscInt_FMT " levels (the coarsest %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "; each coarsening halves every direction and must leave at least 2 points and one point per rank); give -pc_mg_levels %" PetscInt_FMT " or fewer, or omit it and hjmg chooses", n, allowed, M[0], M[1], M[2], allowed);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_HJMG(PC pc)
 {
   PC_HJMG *hm = HJMGContext(pc);
 
   PetscFunctionBegin;
   PetscCall(HJMGCheckHierarchy(pc));
+  PetscCall(HJMGCheckLevels(pc));
   PetscCall(HJMGCoarseDefault(pc));
   PetscCall(HJMGLevelsRoles(pc));            /* before PCMG sets the smoothers up: a role set later would set them up again */
   PetscCall(HJMGLevelsRestoreTransfers(pc)); /* PCMG's setup (Galerkin products, new interpolations) sees each level's own P */

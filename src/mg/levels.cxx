@@ -93,6 +93,22 @@ static PetscErrorCode HJMGResidual(Mat S, Vec b, Vec x, Vec r)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* why the level's next residual is MatResidual(), NULL: from the smoother's stencil (HJMGResidual's choice) */
+static PetscErrorCode HJMGResidualPath(HJMGShell *sh, const char **why)
+{
+  PetscErrorCode (*refusal)(PC, const char **) = NULL;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  if (sh->smoother->pmat != sh->A) *why = "the level's operator is not its smoother's Pmat (a matrix-free operator, or Amat differs from Pmat)";
+  else {
+    PetscCall(PetscObjectQueryFunction((PetscObject)sh->smoother, "PCHJacobiResidualRefusal_C", &refusal));
+    if (refusal) PetscCall((*refusal)(sh->smoother, why));
+    else *why = "the smoother is not hjacobi";
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the transposed system's residual b - A^T x (PCApplyTranspose of PCMG), as PCMGResidualTransposeDefault() */
 static PetscErrorCode HJMGResidualTranspose(Mat S, Vec b, Vec x, Vec r)
 {
@@ -432,7 +448,17 @@ static PetscErrorCode LevelList(const PC_HJMG *hm, int what, char *text, size_t 
   for (PetscInt l = 1; l < hm->nlevels; l++) {
     const HJMGLevel *lev = &hm->lev[l];
 
-    if (!(what == 0 ? (PetscBool)(lev->residual != NULL) : what == 1 ? lev->explicitT : (PetscBool)(lev->transfer != NULL))) continue;
+    PetscBool   has = what == 1 ? lev->explicitT : (PetscBool)((what == 0 ? lev->residual : lev->transfer) != NULL);
+    const char *why = NULL;
+
+    if (has && what == 0) { /* the residual's path as the next residual takes it */
+      HJMGShell *sh;
+
+      PetscCall(MatShellGetContext(lev->residual, &sh));
+      PetscCall(HJMGResidualPath(sh, &why));
+      has = (PetscBool)!why;
+    }
+    if (!has) continue;
     PetscCall(PetscSNPrintf(text + used, len - used, "%s%" PetscInt_FMT, used ? " " : "levels ", l));
     PetscCall(PetscStrlen(text, &used));
   }
@@ -459,8 +485,11 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
     HJMGShell *sh;
 
     if (!hm->lev[l].residual) continue;
+    const char *why;
+
     PetscCall(MatShellGetContext(hm->lev[l].residual, &sh));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": %" PetscInt_FMT " residuals from the smoother's stencil, %" PetscInt_FMT " by MatResidual\n", l, sh->nstencil, sh->nmatresidual));
+    PetscCall(HJMGResidualPath(sh, &why));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    level %" PetscInt_FMT ": %" PetscInt_FMT " residuals from the smoother's stencil, %" PetscInt_FMT " by MatResidual; the next %s%s%s\n", l, sh->nstencil, sh->nmatresidual, why ? "by MatResidual (" : "from the stencil", why ? why : "", why ? ")" : ""));
   }
   PetscCall(LevelList(hm, 2, text, sizeof(text)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: interpolation and restriction on the stencil (-pc_hjmg_stencil_transfer %s) on %s\n", hm->stenciltransfer ? "true" : "false", text));

@@ -222,6 +222,7 @@ static PetscErrorCode PCDestroy_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiGetSweepWeights_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidual_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidualRefusal_C", NULL));
   PetscCall(HJRichardsonInstall(pc, PETSC_FALSE));
   PetscCall(HJWeightsInstall(pc, PETSC_FALSE));
   PetscCall(HJBackendsDestroyOptions(pc));
@@ -1075,6 +1076,7 @@ PetscErrorCode PCCreate_HJacobi(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiSetRole_C", PCHJacobiSetRole_HJacobi));
   /* r = b - A x from the stencil for a multigrid that owns this PC as a smoother (solve/residual.cxx) */
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidual_C", PCHJacobiResidual_HJacobi));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiResidualRefusal_C", PCHJacobiResidualRefusal_HJacobi));
   PetscCall(HJRichardsonInstall(pc, PETSC_TRUE));
   PetscCall(HJWeightsInstall(pc, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -27,6 +27,15 @@ static PetscErrorCode HJResidualRefusal(PC pc, const char **why)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "PCHJacobiResidualRefusal_C": why the next "PCHJacobiResidual_C" would not compute r from the stencil (NULL: it
+   would; its vectors' sizes aside), for a multigrid's view */
+PetscErrorCode PCHJacobiResidualRefusal_HJacobi(PC pc, const char **why)
+{
+  PetscFunctionBegin;
+  PetscCall(HJResidualRefusal(pc, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* "PCHJacobiResidual_C": PetscErrorCode (*)(PC pc, Vec b, Vec x, Vec r, PetscBool *done). Collective. r = b - A x with A
    the PC's operator, computed from the stencil (dof 1) by the backend that runs on these vectors (HJBackendResidual),
    when the PC is set up, Amat is Pmat, and the Pmat is unchanged since its stencil was extracted; then *done = true.

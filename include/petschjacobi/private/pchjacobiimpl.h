@@ -245,6 +245,7 @@ PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 /* solve/residual.cxx: "PCHJacobiResidual_C", r = b - A x from the stencil where that is exactly the Pmat (*done), else
    nothing written (*done false: the caller uses MatResidual) */
 PETSC_INTERN PetscErrorCode PCHJacobiResidual_HJacobi(PC, Vec, Vec, Vec, PetscBool *);
+PETSC_INTERN PetscErrorCode PCHJacobiResidualRefusal_HJacobi(PC, const char **);
 
 /* pc/collective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
 PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
