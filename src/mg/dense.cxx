@@ -508,12 +508,25 @@ PetscErrorCode PCHJDenseGetPC(PC pc, PC *inner)
    Level: intermediate
 
    Notes:
-   At setup the operator is copied to the host (`MATSEQAIJ`), the inner PC is set up on that copy and applied to the
-   identity (`PCMatApply()`); the result is the inverse as the inner PC computes it (with LU: the exact inverse, or the
-   shifted one where a pivot was zero). On CUDA vectors it becomes a `MATSEQDENSECUDA`, and each application is one
-   dense product on the device (cuBLAS) that does not wait for the stream, where the device's sparse triangular solves
-   of `PCLU` on an aijcusparse matrix wait for it twice and cost about 0.1 ms at 125 unknowns (H100). The setup costs
-   the inner PC's factorization and n of its solves on the host; each application 2 n^2 flops.
+   At setup the operator is copied to the host (`MATSEQAIJ`), the inner PC is set up on that copy and applied to each
+   column of the identity; the result is the inverse as the inner PC computes it. On CUDA vectors it becomes a
+   `MATSEQDENSECUDA`, and each application is one dense product on the device (cuBLAS) that does not wait for the
+   stream, where the device's sparse triangular solves of `PCLU` on an aijcusparse matrix wait for it twice and cost
+   about 0.1 ms at 125 unknowns (H100). The setup costs the inner PC's factorization and n of its solves on the host;
+   each application 2 n^2 flops.
+
+   Singular operators: the inverse is checked at setup. On a right-hand side in the operator's range (A v, v random)
+   the dense product's residual must be within 100 times the inner PC's, or below sqrt(eps): on a singular operator
+   the inverse an LU forms holds 1/pivot ~ 1/eps everywhere and its product loses every digit, where LU's own solves
+   lose them only along the null space. Where the check fails and the operator has a null space attached
+   (`MatSetNullSpace()`), or its rows sum to zero (then the constants are taken as its null space, as for the coarse
+   operators of `PCMG`'s Galerkin products, which carry none), the inverse is formed again from the operator pinned on
+   the null space (for each null vector one row, chosen by pivoting on the basis, gets |a_kk| added to its diagonal:
+   nonsingular, and on a right-hand side in the range its solution solves A x = b) and its output is made orthogonal
+   to the null space: the product then gives the solution of least norm on consistent right-hand sides, what the inner
+   LU gives there up to a null-space component (which `KSP` removes anyway). Where that fails too, or no null space is
+   known, the inner PC is applied directly: hjdense then gives exactly what its inner PC gives, never a product that
+   lost its digits. `-pc_view` and `-info` say which of these runs and the check's residuals.
 
    It is `PCHJMG`'s coarse solve with CUDA vectors (on several ranks inside `PCREDUNDANT`) when the user gives no coarse
    option (`src/mg/coarse.cxx`), and works as
