@@ -340,6 +340,7 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.type           = PC_HJACOBI_BACKEND_CUDA;
   ops.device         = PETSC_TRUE;
   ops.vectypes       = HJCudaVecTypes;
+  ops.densetype      = MATSEQDENSECUDA;
   ops.setfromoptions = HJSetFromOptions_CUDA;
   ops.extract        = HJExtract_CUDA;
   ops.setup          = HJSetUp_CUDA;
@@ -353,6 +354,7 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.invdiagblocks  = HJInvDiagBlocks_CUDA;
   ops.fillstart      = HJFillStart_CUDA;
   ops.residual       = HJResidual_CUDA;
+  ops.transfer       = HJTransfer_CUDA;
   ops.defaulttile    = HJDefaultTile_CUDA;
   ops.setupall       = HJSetUpAll_CUDA;
   return ops;

@@ -96,3 +96,5 @@ PETSC_INTERN PetscErrorCode HJCycles_CUDA(PC, const HJStencil *, Vec, Vec, Petsc
 PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, PetscBool);
 /* cuda/residual.cu: r = b - A x from the stencil (HJBackendOps.residual) */
 PETSC_INTERN PetscErrorCode HJResidual_CUDA(PC, const HJStencil *, Vec, Vec, Vec);
+/* cuda/transfer.cu: a multigrid level's stencil transfer on device arrays, on PETSc's stream (HJBackendOps.transfer) */
+PETSC_INTERN PetscErrorCode HJTransfer_CUDA(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, Vec x, Vec y, Vec w, PetscScalar *line, PetscLogDouble flops);

@@ -1,9 +1,9 @@
-/* hjmg's stencil transfers on the device (src/mg/transfer.cxx decides when they are the level's interpolation), on
+/* hjmg's stencil transfers on the device (HJBackendOps.transfer; src/mg/transfer.cxx decides when they are the level's interpolation), on
    PETSc's stream: the march of cuda/kernels/transfer.cuh for 3D grids and 2D restrictions of dof 1 with nothing to wrap
    (every level of mg3d and ex45), else one thread per output value. The point formulas and weights are
    src/arith/transfer.hpp's, as the host loops'. */
 #include <petscdevice_cuda.h>
-#include "mg/transfer.h"
+#include "cuda/backendimpl.h"
 #include "cuda/kernels/transfer.cuh"
 
 namespace
@@ -43,26 +43,33 @@ cudaError_t Launch(const hj::TransferGrid &g, bool transpose, const PetscScalar 
 }
 } // namespace
 
-PetscErrorCode HJTransferCUDA(const hj::TransferGrid *g, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w)
+PetscErrorCode HJTransfer_CUDA(const hj::TransferGrid *g, PetscInt dim, PetscBool transpose, Vec x, Vec y, Vec w, PetscScalar *, PetscLogDouble flops)
 {
-  cudaStream_t stream;
+  cudaStream_t       stream;
+  const PetscScalar *xa, *ya = NULL;
+  PetscScalar       *wa;
 
   PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No transfer for dimension %" PetscInt_FMT, dim);
+  PetscCall(VecCUDAGetArrayRead(x, &xa));
+  if (y == w) PetscCall(VecCUDAGetArray(w, &wa));
+  else {
+    if (y) PetscCall(VecCUDAGetArrayRead(y, &ya));
+    PetscCall(VecCUDAGetArrayWrite(w, &wa));
+  }
+  if (y == w) ya = wa;
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   PetscCall(PetscLogGpuTimeBegin());
-  switch (dim) {
-  case 1:
-    PetscCallCUDA(Launch<1>(*g, transpose, x, y, w, stream));
-    break;
-  case 2:
-    PetscCallCUDA(Launch<2>(*g, transpose, x, y, w, stream));
-    break;
-  case 3:
-    PetscCallCUDA(Launch<3>(*g, transpose, x, y, w, stream));
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "No transfer for dimension %" PetscInt_FMT, dim);
-  }
+  if (dim == 1) PetscCallCUDA(Launch<1>(*g, transpose, xa, ya, wa, stream));
+  else if (dim == 2) PetscCallCUDA(Launch<2>(*g, transpose, xa, ya, wa, stream));
+  else PetscCallCUDA(Launch<3>(*g, transpose, xa, ya, wa, stream));
   PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogGpuFlops(flops));
+  if (y == w) PetscCall(VecCUDARestoreArray(w, &wa));
+  else {
+    if (y) PetscCall(VecCUDARestoreArrayRead(y, &ya));
+    PetscCall(VecCUDARestoreArrayWrite(w, &wa));
+  }
+  PetscCall(VecCUDARestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

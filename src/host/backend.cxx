@@ -394,6 +394,7 @@ static constexpr HJBackendOps HJBackendOpsHost()
   ops.view     = HJView_Host;
   ops.correctT = HJCorrectT_Host;
   ops.residual = HJResidual_Host;
+  ops.transfer = HJTransfer_Host;
   return ops;
 }
 const HJBackendOps HJBackendHost = HJBackendOpsHost();

@@ -11,3 +11,6 @@ PETSC_INTERN const HJBackendOps HJBackendHost;
 PETSC_INTERN PetscErrorCode HJHostCyclesWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscInt, PetscBool);
 PETSC_INTERN PetscErrorCode HJHostCorrectTWithData(PC, void **hostdata, const HJStencil *, Vec, Vec, PetscBool);
 PETSC_INTERN PetscErrorCode HJHostDataDestroy(void **hostdata);
+
+/* host/transfer.cxx: a multigrid level's stencil transfer on host arrays (HJBackendOps.transfer) */
+PETSC_INTERN PetscErrorCode HJTransfer_Host(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, Vec x, Vec y, Vec w, PetscScalar *line, PetscLogDouble flops);

@@ -60,7 +60,12 @@ PetscErrorCode HJMGCoarseDefault(PC pc)
   PetscFunctionBegin;
   if (pc->setupcalled || n < 2 || !pc->dm || !(coarse = mg->levels[0]->smoothd)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetVecType(pc->dm, &vtype));
-  if (vtype) PetscCall(PetscStrInList(vtype, VECCUDA "," VECSEQCUDA "," VECMPICUDA, ',', &device));
+  if (vtype) {
+    const HJBackendOps *ops;
+
+    PetscCall(HJBackendOfVecType(vtype, &ops));
+    device = ops->device;
+  }
   if (!device) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(coarse, &cpc));
   PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCLU, &lu));

@@ -60,14 +60,15 @@ static PetscErrorCode HJDenseInnerSetUp(PC pc, Mat op, PetscBool tolerate)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the vectors the PC is applied to are CUDA vectors (then the inverse goes to the device) */
-static PetscErrorCode HJDenseOnDevice(Mat A, PetscBool *device)
+/* the inverse on the device where the vectors the PC is applied to are a device backend's (its dense matrix type) */
+static PetscErrorCode HJDenseToDevice(PC pc, const HJBackendOps *ops)
 {
-  VecType vtype;
+  PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(MatGetVecType(A, &vtype));
-  PetscCall(PetscStrInList(vtype, VECCUDA "," VECSEQCUDA "," VECMPICUDA, ',', device));
+  if (hd->device || !ops->device || !ops->densetype) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatConvert(hd->inverse, ops->densetype, MAT_INPLACE_MATRIX, &hd->inverse));
+  hd->device = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -357,25 +358,31 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscCall(MatDestroy(&A)); /* the inner PC keeps its reference where it is applied directly */
   if (!X) PetscFunctionReturn(PETSC_SUCCESS);
   hd->inverse = X;
-  PetscCall(HJDenseOnDevice(pc->pmat, &hd->device));
-  if (hd->device) PetscCall(MatConvert(hd->inverse, MATSEQDENSECUDA, MAT_INPLACE_MATRIX, &hd->inverse));
+  hd->device  = PETSC_FALSE;
+  {
+    VecType             vtype;
+    const HJBackendOps *ops;
+
+    PetscCall(MatGetVecType(pc->pmat, &vtype));
+    PetscCall(HJBackendOfVecType(vtype, &ops));
+    PetscCall(HJDenseToDevice(pc, ops));
+  }
   PetscCall(PetscInfo(pc, "the %" PetscInt_FMT " x %" PetscInt_FMT " inverse formed%s, applied on the %s\n", n, n, hd->npins ? " (pinned on the null space)" : "", hd->device ? "device" : "host"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* on CUDA vectors the inverse on the device, also where the Pmat's vectors (setup's guess) were host vectors */
+/* on a device backend's vectors the inverse on the device, also where the Pmat's vectors (setup's guess) were host
+   vectors */
 static PetscErrorCode HJDenseFollow(PC pc, Vec x)
 {
-  PC_HJDense *hd = (PC_HJDense *)pc->data;
-  PetscBool   cuda;
+  PC_HJDense         *hd = (PC_HJDense *)pc->data;
+  const HJBackendOps *ops;
 
   PetscFunctionBegin;
   if (!hd->inverse || hd->device) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)x, &cuda, VECSEQCUDA, VECMPICUDA, ""));
-  if (!cuda) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatConvert(hd->inverse, MATSEQDENSECUDA, MAT_INPLACE_MATRIX, &hd->inverse));
-  hd->device = PETSC_TRUE;
-  PetscCall(PetscInfo(pc, "CUDA vectors: the inverse moved to the device\n"));
+  PetscCall(HJBackendOfVecs(1, &x, &ops));
+  PetscCall(HJDenseToDevice(pc, ops));
+  if (hd->device) PetscCall(PetscInfo(pc, "device vectors: the inverse moved to the device\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

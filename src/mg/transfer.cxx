@@ -1,6 +1,6 @@
 /* The stencil transfers of PCHJMG: a level's interpolation P (DMCreateInterpolation of two DMDAs refined by 2: Q1,
-   trilinear) applied point by point instead of as a sparse product, on the host or by CUDA kernels (src/cuda/
-   transfer.cu) on CUDA vectors, the restriction P^T likewise (no transposed SpMV). P is checked entry by entry against
+   trilinear) applied point by point instead of as a sparse product, by the backend of the vectors (host loops in
+   src/host/transfer.cxx, CUDA kernels in src/cuda/transfer.cu), the restriction P^T likewise (no transposed SpMV). P is checked entry by entry against
    the weights of src/arith/transfer.hpp before it is replaced, never assumed: any other interpolation (Q0, a ratio
    other than 2, one given with PCMGSetInterpolation() that differs) keeps PETSc's product. On several ranks the input
    comes through the DMDA's local (ghosted) vector. */
@@ -12,34 +12,6 @@
 namespace
 {
 constexpr PetscInt kMaxReach = 4; /* ghost layers a rank's transfer may read beyond its owned box */
-
-/* Row by row of the output's box: the columns of a row (src/arith/transfer.hpp) once into a line over the input's x
-   range, then the row's points from the line */
-template <int DIM>
-void TransferLoops(const hj::TransferGrid &g, bool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, PetscScalar *line)
-{
-  const int  dof = g.dof;
-  const auto in  = hj::InputOf(g, x);
-
-  for (long long lk = 0; lk < g.om[2]; lk++)
-    for (long long lj = 0; lj < g.om[1]; lj++) {
-      const long long j = g.os[1] + lj, k = g.os[2] + lk, row = g.om[0] * (lj + g.om[1] * lk) * dof;
-      hj::Parents     py = {}, pz = {};
-      if (!transpose) hj::RowParents<DIM>(g, j, k, &py, &pz);
-      for (int c = 0; c < dof; c++) {
-        const auto col = [&](long long q) { return line[q - g.is[0]]; };
-        if (transpose)
-          for (long long q = 0; q < g.im[0]; q++) line[q] = hj::RestrictColumn<DIM, PetscScalar>(in, g, g.is[0] + q, j, k, c);
-        else
-          for (long long q = 0; q < g.im[0]; q++) line[q] = hj::InterpolateColumn<DIM, PetscScalar>(in, py, pz, g.is[0] + q, c);
-        for (long long li = 0; li < g.om[0]; li++) {
-          const long long   i = g.os[0] + li, u = row + li * dof + c;
-          const PetscScalar v = transpose ? hj::RestrictFromColumns<PetscScalar>(col, g, i) : hj::InterpolateFromColumns<PetscScalar>(col, hj::FineParents(i, g.mc[0], g.periodic[0], g.wrap), py.w * pz.w);
-          w[u]                = y ? y[u] + v : v;
-        }
-      }
-    }
-}
 
 /* the shell's context */
 typedef struct {
@@ -65,13 +37,6 @@ PetscErrorCode TransferOf(Mat T, HJTransfer **sh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode IsDeviceVec(Vec v, PetscBool *dev)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)v, dev, VECSEQCUDA, VECMPICUDA, ""));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode ProductOfP(HJTransfer *sh, PetscBool transpose, Vec x, Vec y, Vec w)
 {
   PetscFunctionBegin;
@@ -86,34 +51,27 @@ PetscErrorCode ProductOfP(HJTransfer *sh, PetscBool transpose, Vec x, Vec y, Vec
 }
 
 /* w = y + op(P) x (y NULL: w = op(P) x); y may be w. Several ranks: x's ghosted box first (DMGlobalToLocal: PetscSF,
-   on the device for CUDA vectors), the kernels read that */
+   on the device for CUDA vectors), the backend of the vectors reads that (HJBackendOps.transfer); vectors of different
+   backends, or a backend without transfers: P's product */
 PetscErrorCode TransferApply(Mat T, PetscBool transpose, Vec x, Vec y, Vec w)
 {
-  HJTransfer *sh;
-  PetscBool   dx, dy = PETSC_FALSE, dw, dl = PETSC_FALSE;
-  const int   t = transpose ? 1 : 0;
-  Vec         in;
+  HJTransfer         *sh;
+  const int           t = transpose ? 1 : 0;
+  const HJBackendOps *ops;
+  Vec                 in;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(T, &sh));
-  PetscCall(IsDeviceVec(x, &dx));
-  PetscCall(IsDeviceVec(w, &dw));
-  if (y) PetscCall(IsDeviceVec(y, &dy));
-  if (sh->loc[t]) PetscCall(IsDeviceVec(sh->loc[t], &dl));
-  const PetscBool device = (PetscBool)(dx && dw && (!y || dy) && (!sh->loc[t] || dl));
-#if !defined(HJACOBI_WITH_CUDA)
-  if (device) { /* CUDA vectors, and this build has no CUDA kernels: P's product (PETSc's device one) */
+  {
+    const Vec all[] = {x, y, w, sh->loc[t]};
+
+    PetscCall(HJBackendOfVecs(4, all, &ops));
+  }
+  if (!ops || !ops->transfer) {
     PetscCall(ProductOfP(sh, transpose, x, y, w));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-#endif
-  if (!device && (dx || dw || dy || dl)) { /* host and device vectors mixed: P's product moves what it needs */
-    PetscCall(ProductOfP(sh, transpose, x, y, w));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  const PetscScalar *xa, *ya = NULL;
-  PetscScalar       *wa;
-  const double       flops = 2.0 * sh->nnz * sh->g[t].dof + (y ? (double)(transpose ? T->cmap->n : T->rmap->n) : 0.0);
+  const double flops = 2.0 * sh->nnz * sh->g[t].dof + (y ? (double)(transpose ? T->cmap->n : T->rmap->n) : 0.0);
 
   PetscCall(PetscLogEventBegin(HJMG_Transfer, T, x, w, 0));
   in = x;
@@ -122,40 +80,7 @@ PetscErrorCode TransferApply(Mat T, PetscBool transpose, Vec x, Vec y, Vec w)
     PetscCall(DMGlobalToLocalEnd(sh->din[t], x, INSERT_VALUES, sh->loc[t]));
     in = sh->loc[t];
   }
-#if defined(HJACOBI_WITH_CUDA)
-  if (device) {
-    PetscCall(VecCUDAGetArrayRead(in, &xa));
-    if (y == w) PetscCall(VecCUDAGetArray(w, &wa));
-    else {
-      if (y) PetscCall(VecCUDAGetArrayRead(y, &ya));
-      PetscCall(VecCUDAGetArrayWrite(w, &wa));
-    }
-    PetscCall(HJTransferCUDA(&sh->g[t], sh->dim, transpose, xa, y == w ? wa : ya, wa));
-    PetscCall(PetscLogGpuFlops(flops));
-    if (y == w) PetscCall(VecCUDARestoreArray(w, &wa));
-    else {
-      if (y) PetscCall(VecCUDARestoreArrayRead(y, &ya));
-      PetscCall(VecCUDARestoreArrayWrite(w, &wa));
-    }
-    PetscCall(VecCUDARestoreArrayRead(in, &xa));
-  } else
-#endif
-  {
-    PetscCall(VecGetArrayRead(in, &xa));
-    if (y == w) PetscCall(VecGetArray(w, &wa));
-    else {
-      if (y) PetscCall(VecGetArrayRead(y, &ya));
-      PetscCall(VecGetArrayWrite(w, &wa));
-    }
-    PetscCall(HJTransferHost(&sh->g[t], sh->dim, transpose, xa, y == w ? wa : ya, wa, sh->line));
-    PetscCall(PetscLogFlops(flops));
-    if (y == w) PetscCall(VecRestoreArray(w, &wa));
-    else {
-      if (y) PetscCall(VecRestoreArrayRead(y, &ya));
-      PetscCall(VecRestoreArrayWrite(w, &wa));
-    }
-    PetscCall(VecRestoreArrayRead(in, &xa));
-  }
+  PetscCall((*ops->transfer)(&sh->g[t], sh->dim, transpose, in, y, w, sh->line, flops));
   PetscCall(PetscLogEventEnd(HJMG_Transfer, T, x, w, 0));
   sh->nstencil++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -430,25 +355,6 @@ PetscErrorCode CheckQ1(Mat P, const DAInfo *f, const DAInfo *c, const hj::Transf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
-
-PetscErrorCode HJTransferHost(const hj::TransferGrid *g, PetscInt dim, PetscBool transpose, const PetscScalar *x, const PetscScalar *y, PetscScalar *w, PetscScalar *line)
-{
-  PetscFunctionBegin;
-  switch (dim) {
-  case 1:
-    TransferLoops<1>(*g, transpose, x, y, w, line);
-    break;
-  case 2:
-    TransferLoops<2>(*g, transpose, x, y, w, line);
-    break;
-  case 3:
-    TransferLoops<3>(*g, transpose, x, y, w, line);
-    break;
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "No transfer for dimension %" PetscInt_FMT, dim);
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 PetscErrorCode HJMGTransferCreate(Mat P, DM coarse, DM fine, PetscInt level, Mat *T, const char **why)
 {

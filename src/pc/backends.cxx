@@ -31,6 +31,26 @@ PetscErrorCode HJBackendOfVecType(VecType vt, const HJBackendOps **ops)
 }
 
 /* chosen once per setup, before the extraction: the backend extracts (a device backend where the Pmat lives) */
+PetscErrorCode HJBackendOfVecs(PetscInt n, const Vec v[], const HJBackendOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = NULL;
+  for (PetscInt i = 0; i < n; i++) {
+    const HJBackendOps *b;
+    VecType             vt;
+
+    if (!v[i]) continue;
+    PetscCall(VecGetType(v[i], &vt));
+    PetscCall(HJBackendOfVecType(vt, &b));
+    if (*ops && b != *ops) {
+      *ops = NULL;
+      break;
+    }
+    *ops = b;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJBackendSelect(PC pc, const HJBackendOps **ops)
 {
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;

@@ -64,12 +64,17 @@ typedef struct {
    by field name (HJBackendHost in src/host/backend.cxx, HJBackendCUDA in src/cuda/backend.cu), its functions named
    HJ<Operation>_<Backend> as PETSc's XxxSetUp_CUDA. Operations marked optional may be NULL; the core then does the
    host's part itself. */
+namespace hj
+{
+struct TransferGrid; /* src/arith/transfer.hpp: the boxes of one stencil transfer */
+} // namespace hj
 #define HJ_NUM_BACKEND_TYPES 3 /* PCHJacobiBackend values: auto (unused here), host, device */
 typedef struct {
   const char        *name;
   PCHJacobiBackend   type;                               /* what -pc_hjacobi_backend calls it */
   PetscBool          device;                             /* its cycles are device tile kernels: the default tile keeps within what they hold
                                   (hj::DefaultTile), single inner precision exists, the view marks the overlap default */
+  MatType            densetype;                          /* optional: a one-rank dense matrix on its vectors (PCHJDENSE's inverse); NULL: MATSEQDENSE */
   const char *const *vectypes;                           /* the vector types it runs on (auto picks it for them; its cycles take their values to
                                   the device wherever they sit), NULL-terminated; NULL: every type (the host backend) */
   PetscErrorCode (*setfromoptions)(PC, HJ_OPTION_ITEMS); /* optional: its developer options, read by PCSetFromOptions in
@@ -99,6 +104,10 @@ typedef struct {
      any host vector); r differs from b and x. Chosen per call like the cycles (HJBackendResidual); NULL: the caller uses
      MatResidual (solve/residual.cxx) */
   PetscErrorCode (*residual)(PC, const HJStencil *, Vec b, Vec x, Vec r);
+  /* optional: a multigrid level's stencil transfer w = y + op(P) x (src/mg/transfer.cxx; op(P) = P or, transpose, P^T;
+     y NULL, w, or another vector) on vectors of its vectypes, x the input's box (a local vector on several ranks);
+     line: host scratch of the input's x range; flops logged as this backend logs them. NULL: P's product */
+  PetscErrorCode (*transfer)(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, Vec x, Vec y, Vec w, PetscScalar *line, PetscLogDouble flops);
   /* optional: the backend's own default tile for the stencil st (extracted), given the largest rank box mmax; *set
      false: the core's (hj::DefaultTile). The CUDA backend's column kernel takes long z tiles. */
   PetscErrorCode (*defaulttile)(PC, HJStencil *st, const long long mmax[3], long long t[3], PetscBool *set);
@@ -298,6 +307,8 @@ PETSC_INTERN PetscErrorCode HJSetRole(PC, HJRole);
    other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
    freed */
 PETSC_INTERN PetscErrorCode HJBackendOfVecType(VecType, const HJBackendOps **);
+/* the backend whose vectors all of v[0..n) are (NULL entries skipped), or NULL where they are of different backends */
+PETSC_INTERN PetscErrorCode HJBackendOfVecs(PetscInt n, const Vec v[], const HJBackendOps **);
 PETSC_INTERN PetscErrorCode HJBackendSelect(PC, const HJBackendOps **);
 PETSC_INTERN PetscErrorCode HJBackendsSetFromOptions(PC, HJ_OPTION_ITEMS);
 PETSC_INTERN PetscErrorCode HJBackendsDestroyOptions(PC);
