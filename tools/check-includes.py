@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The include graph of src/ and include/: prints it by stage folder, and fails when it has a cycle, when a core file
-(anything outside src/cuda/ but the backend registry src/pc/backends.cxx) includes a CUDA backend file or tests
+(anything outside src/cuda/ but the backend registry src/backend/backends.cxx) includes a CUDA backend file or tests
 HJACOBI_WITH_CUDA, or when an include names a file that is not there.
 Also the call graph of the core's sources (src/**/*.c, *.cxx outside src/cuda/): file A -> file B when A calls a
 function that B defines with external linkage (not static); fails on a cycle between two or more files (layers call
@@ -27,7 +27,7 @@ def resolve(src, kind, name):
 
 fset = set(files)
 edges, problems = {f: [] for f in files}, []
-registry = "src/pc/backends.cxx"
+registry = "src/backend/backends.cxx"
 for f in files:
     text = open(os.path.join(root, f)).read()
     for line in text.splitlines():
@@ -114,6 +114,44 @@ for comp in comps:
         problems.append("call cycle between " + ", ".join(comp) + ": " + "; ".join(inside))
 ncalls = sum(len(v) for v in calls.values())
 
+# folder cycles: folder A -> folder B when a file of A calls a function a file of B defines, or includes a file of B
+# (headers of include/ are the interface, not a floor); any cycle of two or more folders is a call going back up
+def folder(f):
+    return os.path.dirname(f)
+fedges = {}
+for f in core_src:
+    for g, names in calls[f].items():
+        if folder(f) != folder(g):
+            fedges.setdefault(folder(f), {}).setdefault(folder(g), set()).update(f"{os.path.basename(f)} calls {n}" for n in names)
+for f in files:
+    for t in edges[f]:
+        if folder(f) != folder(t) and f.startswith("src/") and t.startswith("src/") and not (f.startswith("src/cuda") and t.startswith("src/cuda")):
+            fedges.setdefault(folder(f), {}).setdefault(folder(t), set()).add(f"{os.path.basename(f)} includes {os.path.basename(t)}")
+fnodes = sorted(set(fedges) | {b for a in fedges.values() for b in a})
+findex, flow, fon, fst, fcomps, fcount = {}, {}, set(), [], [], [0]
+def fstrong(v):
+    findex[v] = flow[v] = fcount[0]; fcount[0] += 1
+    fst.append(v); fon.add(v)
+    for w in fedges.get(v, {}):
+        if w not in findex:
+            fstrong(w); flow[v] = min(flow[v], flow[w])
+        elif w in fon:
+            flow[v] = min(flow[v], findex[w])
+    if flow[v] == findex[v]:
+        comp = []
+        while True:
+            w = fst.pop(); fon.discard(w); comp.append(w)
+            if w == v:
+                break
+        fcomps.append(sorted(comp))
+for v in fnodes:
+    if v not in findex:
+        fstrong(v)
+for comp in fcomps:
+    if len(comp) > 1:
+        inside = [f"{a} -> {b} ({'; '.join(sorted(fedges[a][b])[:4])})" for a in comp for b in comp if b in fedges.get(a, {})]
+        problems.append("folder cycle (a call or include going back up) between " + ", ".join(comp) + ": " + " | ".join(inside))
+
 def group(f):
     parts = f.split("/")
     return "/".join(parts[:-1])
@@ -135,5 +173,5 @@ if "-v" in sys.argv:
             print(f"  {f} calls {g}: {', '.join(sorted(calls[f][g]))}")
 for p in problems:
     print("check-includes: " + p)
-print("check-includes: " + ("FAILED" if problems else "no include or call cycle; no core file includes the CUDA backend or tests HJACOBI_WITH_CUDA"))
+print("check-includes: " + ("FAILED" if problems else "no include, call or folder cycle; no core file includes the CUDA backend or tests HJACOBI_WITH_CUDA"))
 sys.exit(1 if problems else 0)

@@ -1,5 +1,5 @@
 /* The CUDA backend's private header: its operations (the only name the rest of the library sees, in
-   src/pc/backends.cxx), its developer options, and the entry points its files share. */
+   src/backend/backends.cxx), its developer options, and the entry points its files share. */
 #pragma once
 
 #include <petschjacobi/private/pchjacobiimpl.h>

@@ -1,6 +1,6 @@
 /* The cycles of one PCApply/PCApplyRichardson on the device, on PETSc's current stream (a split cycle's interior tiles
    on a second stream of ours when MPI is not GPU-aware), and the transposed correction. The core calls them for CUDA
-   vectors not bound to the CPU only (HJBackendCycles, src/pc/backends.cxx); their values are taken to the device
+   vectors not bound to the CPU only (HJBackendCycles, src/backend/backends.cxx); their values are taken to the device
    wherever they sit. */
 #include <petscdevice_cuda.h>
 #include "cuda/backendimpl.h"

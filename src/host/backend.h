@@ -1,5 +1,5 @@
 /* The host backend (host/backend.cxx): its operations, and its cycles on host data other than PC_HJacobi.data, which the core
-   runs for host vectors under a device backend (HJBackendCycles, src/pc/backends.cxx). */
+   runs for host vectors under a device backend (HJBackendCycles, src/backend/backends.cxx). */
 #pragma once
 
 #include <petschjacobi/private/pchjacobiimpl.h>

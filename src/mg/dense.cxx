@@ -13,19 +13,21 @@ typedef enum {
 } HJDenseMode;
 
 typedef struct {
-  PC          inner;   /* the PC whose operator is formed (LU with PCMG's coarse shift by default), prefix <prefix>hjdense_ */
-  Mat         inverse; /* the dense inverse (a CUDA dense matrix on CUDA vectors), or NULL: the inner PC is applied itself */
-  PetscInt    maxsize; /* -pc_hjdense_max_size: larger operators are solved by the inner PC directly */
-  PetscInt    n;       /* the operator's rows at the last setup */
-  PetscBool   device;  /* the inverse lives on the device */
-  HJDenseMode mode;
-  PetscInt    npins;       /* rows pinned (HJD_DENSE_PINNED): the null space's dimension */
-  PetscBool   constants;   /* ... the constants, found (no null space attached) */
-  PetscReal   check[2][2]; /* the setup's check, relative residuals of the dense product and of the inner PC: [0] on the
+  PC             inner;   /* the PC whose operator is formed (LU with PCMG's coarse shift by default), prefix <prefix>hjdense_ */
+  Mat            inverse; /* the dense inverse (a CUDA dense matrix on CUDA vectors), or NULL: the inner PC is applied itself */
+  PetscInt       maxsize; /* -pc_hjdense_max_size: larger operators are solved by the inner PC directly */
+  PetscInt       n;       /* the operator's rows at the last setup */
+  PetscBool      device;  /* the inverse lives on the device */
+  HJDenseMode    mode;
+  PetscInt       npins;       /* rows pinned (HJD_DENSE_PINNED): the null space's dimension */
+  PetscBool      constants;   /* ... the constants, found (no null space attached) */
+  PetscLogDouble formtime;    /* seconds the last setup spent forming (and checking) the inverse */
+  PetscReal      check[2][2]; /* the setup's check, relative residuals of the dense product and of the inner PC: [0] on the
                               operator, [1] pinned (HJD_DENSE_PINNED or a rejected pinned inverse); negative: not made */
 } PC_HJDense;
 
-#define HJD_CHECK_FACTOR 100 /* the dense product is taken when its residual is within this factor of the inner PC's ... */
+#define HJD_CHECK_FACTOR 100  /* the dense product is taken when its residual is within this factor of the inner PC's ... */
+#define HJD_LARGE        2048 /* rows above which forming the inverse costs more setup than its products save (the man page's measurements) */
 
 static PetscErrorCode HJDenseInner(PC pc)
 {
@@ -320,6 +322,9 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
     pc->failedreason = hd->inner->failedreason;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (n > HJD_LARGE)
+    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " rows (-pc_hjdense_max_size %" PetscInt_FMT "): above %d rows forming the inverse (%" PetscInt_FMT " solves of the inner PC on the host, %.0f MB) costs more than its products save in a usual solve; a smaller -pc_hjdense_max_size applies the inner PC directly\n", n, hd->maxsize, HJD_LARGE, n, (double)n * n * sizeof(PetscScalar) / 1048576.0));
+  PetscCall(PetscTime(&hd->formtime));
   PetscCall(MatConvert(pc->pmat, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
   PetscCall(HJDenseNullBasis(pc->pmat, n, &m, &Z));
   attached = (PetscBool)(m > 0);
@@ -356,6 +361,12 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
     else PetscCall(PetscInfo(pc, "the dense product would not give what the inner PC gives (a singular operator%s): the inner PC is applied directly\n", m ? "" : " without a null space attached?"));
   }
   PetscCall(MatDestroy(&A)); /* the inner PC keeps its reference where it is applied directly */
+  {
+    PetscLogDouble t;
+
+    PetscCall(PetscTime(&t));
+    hd->formtime = t - hd->formtime;
+  }
   if (!X) PetscFunctionReturn(PETSC_SUCCESS);
   hd->inverse = X;
   hd->device  = PETSC_FALSE;
@@ -428,6 +439,11 @@ static PetscErrorCode PCView_HJDense(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (!isascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (pc->setupcalled && hd->mode != HJD_INNER_SIZE) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: setup %.3g s (the inner PC's setup and %" PetscInt_FMT " of its solves on the host; the inverse holds %.3g MB)\n", (double)hd->formtime, hd->n, hd->inverse ? (double)hd->n * hd->n * sizeof(PetscScalar) / 1048576.0 : 0.0));
+    if (hd->n > HJD_LARGE)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: WARNING %" PetscInt_FMT " rows: above %d forming the inverse costs more setup than its products save in a usual solve; a smaller -pc_hjdense_max_size applies the inner PC directly\n", hd->n, HJD_LARGE));
+  }
   if (!pc->setupcalled) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjdense: not set up yet (max size %" PetscInt_FMT ")\n", hd->maxsize));
   else switch (hd->mode) {
     case HJD_DENSE:

@@ -14,7 +14,7 @@
 #include <petscksp.h>
 #include "arith/hash.hpp"
 
-/* the backend of the Pmat's vectors: it knows their family (pc/backends.cxx) */
+/* the backend of the Pmat's vectors: it knows their family (backend/backends.cxx) */
 static PetscErrorCode VectorBackend(PC pc, const HJBackendOps **ops)
 {
   VecType vt;

@@ -58,7 +58,7 @@ typedef struct {
 /* A backend is a set of operations; setup picks one and apply never branches on it (PETSc's pbjacobi swaps pc->ops
    the same way). The backend in use owns PC_HJacobi.data: its setup makes it, its reset frees it, and nothing else
    touches it. Its options outlive setup: PC_HJacobi.backendopts[type], made by its setfromoptions and freed at
-   PCDestroy. The core names no backend: src/pc/backends.cxx lists the compiled ones, chooses among them, and decides
+   PCDestroy. The core names no backend: src/backend/backends.cxx lists the compiled ones, chooses among them, and decides
    per call where the cycles run (a device backend's cycles and correctT see only vectors of its vectypes that are not
    bound to the CPU; other vectors run the host backend's cycles there: HJBackendCycles). Each backend fills the table
    by field name (HJBackendHost in src/host/backend.cxx, HJBackendCUDA in src/cuda/backend.cu), its functions named
@@ -202,7 +202,7 @@ typedef struct {
   PetscBool           overlapcommset; /* given by the user; else HJOverlapComm() decides */
   const HJBackendOps *ops;
   void               *data;      /* private data of the backend in use (ops) */
-  void               *fallback;  /* the host backend's data for host vectors under a device backend (pc/backends.cxx) */
+  void               *fallback;  /* the host backend's data for host vectors under a device backend (backend/backends.cxx) */
   PetscInt            nfallback; /* calls that ran there since the last reset (view) */
   /* Richardson (solve/richardson.cxx) */
   PetscInt richcheck;  /* iterations between two true-residual checks when the solving KSP tests norms */
@@ -256,7 +256,7 @@ PETSC_INTERN PetscErrorCode HJRichardsonInstall(PC, PetscBool);
 PETSC_INTERN PetscErrorCode PCHJacobiResidual_HJacobi(PC, Vec, Vec, Vec, PetscBool *);
 PETSC_INTERN PetscErrorCode PCHJacobiResidualRefusal_HJacobi(PC, const char **);
 
-/* pc/collective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
+/* backend/collective.cxx: collective on comm; if `ok` is false on some rank, every rank raises that rank's code and message */
 PETSC_INTERN PetscErrorCode HJCheckCollective(MPI_Comm, PetscBool, PetscErrorCode, const char *, ...);
 
 /* grid/grid.cxx: the DMDA to use (PC's, else Pmat's; errors naming the contexts that work); a Pmat that MatGetRow reads
@@ -303,7 +303,7 @@ PETSC_INTERN PetscErrorCode HJWeightsSetFromOptions(PC, HJ_OPTION_ITEMS);
 PETSC_INTERN PetscErrorCode HJWeightsInstall(PC, PetscBool); /* the weights' defaults (install), or their reset (remove) */
 PETSC_INTERN PetscErrorCode HJSetRole(PC, HJRole);
 
-/* pc/backends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
+/* backend/backends.cxx: the backends of this build. The backend whose vectors these are (the host backend for any type no
    other lists); the backend for the PC (-pc_hjacobi_backend, the Pmat's vectors); every backend's options read, and
    freed */
 PETSC_INTERN PetscErrorCode HJBackendOfVecType(VecType, const HJBackendOps **);

@@ -1,7 +1,7 @@
 /* Device allocations whose outcome is collective (the device extraction, cuda/extract/extract.cu). cudaMalloc can fail on one
    rank only (its GPU is fuller, or shared by more ranks); a rank that errored there alone would leave the others
    waiting in the next reduction of the extraction. A group of allocations is made without raising, then checked on
-   every rank at once (HJCheckCollective, pc/collective.cxx): all ranks stop with the failing rank's size and fix. */
+   every rank at once (HJCheckCollective, backend/collective.cxx): all ranks stop with the failing rank's size and fix. */
 #include <petscdevice_cuda.h>
 #include "cuda/stencil.h"
 
