@@ -83,7 +83,7 @@ constexpr int       kRowClasses       = 16; /* distinct rows of a star operator 
 /* The fixed plane (ColumnKernel's FIX): a buffer plane of kColumnFixThreads columns in rows of kColumnFixRow, one warp
    a row, whatever the tile's x-y extent, so that every shared-memory offset of a step is a constant of the code. Taken
    where the plane with its ring fits it and fills more than half of it (the default tile: 31 x 16 of 32 x 16); H100,
-   bench/columnalone.cu (session 9): 0.247 against 0.284 ms per k = 4 cycle at 257^3 with row classes. */
+   bench/columnalone.cu: 0.247 against 0.284 ms per k = 4 cycle at 257^3 with row classes. */
 constexpr int       kColumnFixRow      = 32;
 constexpr long long kColumnFixThreads  = 512;
 constexpr long long kColumnStaticBytes = kTileStaticBytes + kColumnMaxK * 16 + kRowClasses * 8 * 16;
@@ -112,7 +112,7 @@ inline bool ColumnFits(const long long w[3], int k, long long ssize, long long s
    with 52 planes and 0.357 with 86) */
 constexpr long long kColumnTile[3] = {30, 14, 48};
 /* ... and auto takes it only with at least this many tiles (blocks) on a rank: its blocks stream long columns, so a
-   grid with few of them leaves SMs idle (H100, hjmg at 257^3, run w1: levels of 129^3 and less 1.3-2.3x slower than
+   grid with few of them leaves SMs idle (H100, hjmg at 257^3: levels of 129^3 and less 1.3-2.3x slower than
    TileKernel 8^3, the finest 1.25x faster) */
 constexpr long long kColumnMinTiles = 512;
 inline void         ColumnDefaultTile(const long long mmax[3], long long t[3])

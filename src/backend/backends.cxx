@@ -175,7 +175,7 @@ PetscErrorCode HJBackendCorrectT(PC pc, const HJStencil *stT, Vec r, Vec x, Pets
 }
 
 /* r = b - A x from st by the backend in use, on its own vectors; host vectors under a device backend are not taken
-   (the caller uses MatResidual: the GPU run u2 could not check this path, MatResidual of an aijcusparse matrix with
+   (the caller uses MatResidual: a GPU check of this path lacks a reference: MatResidual of an aijcusparse matrix with
    vectors bound to the CPU being no reliable reference there). *why: NULL when r was written, else why not (nothing
    written). */
 PetscErrorCode HJBackendResidual(PC pc, const HJStencil *st, Vec b, Vec x, Vec r, const char **why)

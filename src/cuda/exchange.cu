@@ -1,7 +1,7 @@
 /* The ghost exchange of the CUDA backend staged through pinned host memory (doc/design.md, "The ghost exchange on
    CUDA vectors"). Without GPU-aware MPI, PetscSF's broadcast of device arrays copies its buffers through pageable host
    memory: on 2 x H100 one 257^2 plane each way took 294 us, against 209 us for the same values copied through pinned
-   memory and sent by PetscSF from there (bench/exchange, run b6an3). So on several ranks with MPI that is not GPU-aware the cycle and
+   memory and sent by PetscSF from there (bench/exchange). So on several ranks with MPI that is not GPU-aware the cycle and
    the residual exchange through a compact PetscSF on host memory: roots are the owned values other ranks read, in one
    pinned array, leaves the ghost values, in another; a gather kernel and one copy fill the first, one copy and a
    scatter kernel empty the second. The compact SF is made from the layout's ghost SF (grid/compact.hpp, tested alone

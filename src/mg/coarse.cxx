@@ -1,7 +1,7 @@
 /* hjmg's coarse solve on CUDA vectors (doc/design.md "The coarse solve"): before PCMG's first setup, which reads the
    -mg_coarse_ options after this (so they still override), PCMG's LU becomes PCHJDENSE. PCMG's LU there is cuSPARSE's
    triangular solves, which wait for the stream twice per V-cycle (so the host cannot queue the up-sweep ahead of the
-   device) and cost 0.1 ms at 125 unknowns; the dense inverse is one product that does not wait (H100 runs z1-z5: B3 3D
+   device) and cost 0.1 ms at 125 unknowns; the dense inverse is one product that does not wait (H100: B3 3D
    2-4% faster on one GPU, B6 7-10% (strong) and 4% (weak) on two). One rank: the coarse PC itself; several: the PC
    inside PCMG's PCREDUNDANT (one copy of the coarse problem per rank). Not when the user chose: a solver package set by
    code, or any coarse PC, factor or redundant option given keeps PCMG's coarse solve as PCMG made it (with its

@@ -267,7 +267,7 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
   hm->stencilresidual     = PETSC_TRUE;
   hm->stenciltransfer     = PETSC_TRUE;
-  hm->explicitrestriction = PETSC_FALSE; /* H100 (runs u1, u2): the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
+  hm->explicitrestriction = PETSC_FALSE; /* H100: the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
 
   pc->ops->setup          = PCSetUp_HJMG;
   pc->ops->setfromoptions = PCSetFromOptions_HJMG;

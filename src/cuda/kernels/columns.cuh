@@ -23,7 +23,7 @@
      own, once per step, not once per level.
    - FIX (hj::ColumnNeed::fixed, the default tile): the buffer plane is 32 x 16 columns whatever the tile's x-y extent,
      one warp a row, so that with the parity known every shared offset of a steady step is a constant of the code.
-     The kernel is bound by instruction issue, not by bytes (Nsight Compute, session 9: 3.0 instructions per cycle and
+     The kernel is bound by instruction issue, not by bytes (Nsight Compute: 3.0 instructions per cycle and
      SM); the split and the fixed plane took the constant stencil's from 171 to 115 million instructions per cycle at
      257^3 (0.231 -> 0.204 ms on an H100) and row classes' from 193 to 133 million (0.284 -> 0.247 ms).
    - b of plane z is loaded one step before level 1 needs it and passed down the levels in registers (bq); x of the
@@ -43,7 +43,7 @@
      byte is read with its b and passed down the levels in one register (cq), so no level waits for a coefficient load.
      A warp whose points all have class 0 on the K planes in flight (one vote per step) takes the row from the
      parameter, any other warp takes every row from the table (the same values), so a warp at a face runs one path,
-     not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100 runs w3 and w4).
+     not both (a vote per level and point cost 0.34 against 0.30 ms per cycle, H100).
    Shared memory: 2 K planes of sx * sy values, or of 32 x 16 with FIX (hj::ColumnNeeds). K (1..kColumnMaxK) is a template parameter: the level
    loop unrolls and the registers' shifts are renamings. Plain device C++ with the macros of device.h (test/emulate
    compiles it as it is). */
@@ -80,7 +80,7 @@ __global__ void __launch_bounds__((FIX && K > kColumnPairMaxK) ? hj::kColumnFixT
     if (threadIdx.x < K) wsh[threadIdx.x] = P.w[threadIdx.x];
   TileRanges<3>(P, range); /* (its barrier also publishes tsh and wsh) */
   /* sweep l's weight: an operand from the parameter (P.wv), except in the planes mode, where it is read from shared
-     memory (H100, session 9, run a10: the parameter's operands made the constant stencil 0.205 -> 0.197 ms per cycle and
+     memory (H100: the parameter's operands made the constant stencil 0.205 -> 0.197 ms per cycle and
      row classes 0.248 -> 0.244, the planes 0.407 -> 0.476) */
   auto wgt = [&](int l) -> S {
     if constexpr (PLANES) return wsh[l];

@@ -6,7 +6,7 @@
      kResidualBlock threads holds a 32 x 8 lateral tile and each thread marches along z over a run of kResidualRun
      points, the three values of its column along z in registers: x is read once per point from memory and the lateral
      neighbours from L1, with int offsets and no division per point. At 257^3 on an H100 0.188 against 0.210 ms for
-     ResidualKernel (bench/partsalone, run y1); in 2D (a 256-point lateral tile, the march along y) it was no faster
+     ResidualKernel (bench/partsalone); in 2D (a 256-point lateral tile, the march along y) it was no faster
      than ResidualKernel (0.159 against 0.157 ms at 4097^2), so 2D keeps ResidualKernel.
    The march's blocks (MarchTile, MarchBlocks, MarchPoint) serve the transfer marches too (transfer.cuh). */
 #pragma once
@@ -137,7 +137,7 @@ struct StarValues {
 /* The march (see the top): 3D star stencils, owned boxes whose extents are at most kMarchMaxExtent and whose march
    blocks (MarchBlocks) are below 2^31 (cuda/residual.cu checks). Lateral neighbours: in the same plane of the padded array (xpad) or of x itself (DIRECT,
    zero outside the owned box, as BoxNeighbours); along z: the registers zb (below), zc (the point), za (above, loaded
-   per step; loading it and b a step ahead measured slower: 0.203 against 0.188 ms, bench/partsalone run y2). The rows:
+   per step; loading it and b a step ahead measured slower: 0.203 against 0.188 ms, bench/partsalone). The rows:
    as ResidualKernel. */
 template <bool VAR, bool DIRECT, class T>
 __global__ void __launch_bounds__(kResidualBlock) ResidualMarchKernel(const ResidualArgs<T> a)

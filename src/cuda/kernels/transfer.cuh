@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(kTransferBlock) TransferKernel(const hj::Trans
 }
 
 /* Whether TransferMarchKernel computes this transfer: the 3D products and the 2D restriction (the 2D interpolation's
-   march was slower than TransferKernel: 0.147 against 0.126 ms at 4097^2 on an H100, bench/partsalone run y2), dof 1,
+   march was slower than TransferKernel: 0.147 against 0.126 ms at 4097^2 on an H100, bench/partsalone), dof 1,
    nothing to wrap, and its blocks and extents in int (MarchBlocks, kMarchMaxExtent) */
 inline bool TransferMarches(const hj::TransferGrid &g, int dim, bool transpose)
 {
