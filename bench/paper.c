@@ -433,8 +433,8 @@ static PetscErrorCode SetParams(PC pc, PetscInt tx, PetscInt ty, PetscInt k, Pet
   if (cox != o || coy != (oned ? 0 : o)) PetscCall(PCHJacobiSetOverlap(pc, o, oned ? 0 : o, 0));
   PetscCall(PCHJacobiSetSubiterations(pc, k));
   { /* classic (k = 1) is the paper's Jacobi sweep with omega 1 whatever the weights of the hierarchical rows */
-    PCHJacobiWeights w = PC_HJACOBI_WEIGHTS_AUTO;
-    PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pc_hjacobi_weights", PCHJacobiWeightsTypes, (PetscEnum *)&w, NULL));
+    PCHJacobiWeightType w = PC_HJACOBI_WEIGHTS_AUTO;
+    PetscCall(PetscOptionsGetEnum(NULL, NULL, "-pc_hjacobi_weights", PCHJacobiWeightTypes, (PetscEnum *)&w, NULL));
     PetscCall(PCHJacobiSetWeights(pc, k == 1 ? PC_HJACOBI_WEIGHTS_CONSTANT : w));
   }
   *setuperr = PCSetUp(pc); /* an error here (e.g. a tile too large for the device) skips the configuration */

@@ -97,10 +97,10 @@ static PetscErrorCode Describe(KSP ksp, char name[], char fields[], size_t len, 
   if (isjac) PetscCall(PetscSNPrintf(name, len, "classic Jacobi (stock PETSc -pc_type jacobi)"));
   if (isjac) PetscCall(PetscSNPrintf(shortname, shortlen, "Classic Jacobi"));
   if (ishj) {
-    PetscInt         t[3], o[3], k, c;
-    PetscReal        w;
-    PCHJacobiBackend be;
-    PCHJacobiWeights wt;
+    PetscInt            t[3], o[3], k, c;
+    PetscReal           w;
+    PCHJacobiBackend    be;
+    PCHJacobiWeightType wt;
 
     PetscCall(PCHJacobiGetTileSize(pc, &t[0], &t[1], NULL));
     PetscCall(PCHJacobiGetOverlap(pc, &o[0], &o[1], NULL));
@@ -112,7 +112,7 @@ static PetscErrorCode Describe(KSP ksp, char name[], char fields[], size_t len, 
     PetscCall(PetscSNPrintf(shortname, shortlen, "hierarchical Jacobi"));
     PetscCall(PetscSNPrintf(name, len, "hierarchical Jacobi (tile %" PetscInt_FMT "x%" PetscInt_FMT ", k = %" PetscInt_FMT ", overlap %" PetscInt_FMT ")", t[0], t[1], k, o[0]));
     if (c > 1) PetscCall(PetscSNPrintf(name, len, "hierarchical Jacobi (tile %" PetscInt_FMT "x%" PetscInt_FMT ", k = %" PetscInt_FMT ", overlap %" PetscInt_FMT ", c = %" PetscInt_FMT ")", t[0], t[1], k, o[0], c));
-    PetscCall(PetscSNPrintf(fields, len, "method=hjacobi tile=%" PetscInt_FMT "x%" PetscInt_FMT " overlap=%" PetscInt_FMT "x%" PetscInt_FMT " k=%" PetscInt_FMT " c=%" PetscInt_FMT " omega=%.6g weights=%s backend=%s", t[0], t[1], o[0], o[1], k, c, (double)w, PCHJacobiWeightsTypes[wt], PCHJacobiBackends[be]));
+    PetscCall(PetscSNPrintf(fields, len, "method=hjacobi tile=%" PetscInt_FMT "x%" PetscInt_FMT " overlap=%" PetscInt_FMT "x%" PetscInt_FMT " k=%" PetscInt_FMT " c=%" PetscInt_FMT " omega=%.6g weights=%s backend=%s", t[0], t[1], o[0], o[1], k, c, (double)w, PCHJacobiWeightTypes[wt], PCHJacobiBackends[be]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

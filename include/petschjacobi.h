@@ -91,9 +91,6 @@ typedef enum {
   PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED
 } PCHJacobiWeightType;
 PETSC_EXTERN const char *const PCHJacobiWeightTypes[];
-/* Deprecated names (before PETSc's XxxType pattern): kept as aliases */
-typedef PCHJacobiWeightType PCHJacobiWeights;
-#define PCHJacobiWeightsTypes PCHJacobiWeightTypes
 
 PETSC_EXTERN PetscErrorCode PCHJacobiInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PCHJacobiFinalizePackage(void);

@@ -332,8 +332,8 @@ PetscErrorCode HJProblemView(HJProblem *p, const HJParams *par)
   if (par) {
     PetscCall(PetscPrintf(p->comm, " | tile %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " overlap %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT " subits %" PetscInt_FMT " cycles %" PetscInt_FMT " omega %g", par->t[0], par->t[1], par->t[2],
                           par->o[0], par->o[1], par->o[2], par->k, par->c, (double)par->w));
-    if (par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV || par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED) PetscCall(PetscPrintf(p->comm, " weights %s on [%g, %g]", PCHJacobiWeightsTypes[par->wtype], (double)par->lo, (double)par->hi));
-    else PetscCall(PetscPrintf(p->comm, " weights %s", PCHJacobiWeightsTypes[par->wtype]));
+    if (par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV || par->wtype == PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED) PetscCall(PetscPrintf(p->comm, " weights %s on [%g, %g]", PCHJacobiWeightTypes[par->wtype], (double)par->lo, (double)par->hi));
+    else PetscCall(PetscPrintf(p->comm, " weights %s", PCHJacobiWeightTypes[par->wtype]));
   }
   PetscCall(PetscPrintf(p->comm, "\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -392,7 +392,7 @@ static PetscErrorCode HJWeightsGet(PC pc, HJProblem *p, HJParams *par)
     const PetscInt  deg = sq ? par->k / 2 : par->k;
     PetscCall(PCHJacobiGetChebyshevInterval(pc, &par->lo, &par->hi));
     if (!(par->lo > 0 && par->lo < par->hi)) {
-      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: %s with the interval [%g, %g] (needs 0 < lo < hi)\n", PCHJacobiWeightsTypes[par->wtype], (double)par->lo, (double)par->hi));
+      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: %s with the interval [%g, %g] (needs 0 < lo < hi)\n", PCHJacobiWeightTypes[par->wtype], (double)par->lo, (double)par->hi));
       ok = PETSC_FALSE;
     }
     for (PetscInt j = 1; j <= deg; j++) {
@@ -411,7 +411,7 @@ static PetscErrorCode HJWeightsGet(PC pc, HJProblem *p, HJParams *par)
     qsort(got, (size_t)nk, sizeof(PetscReal), HJCmpReal);
     for (PetscInt j = 0; j < nk; j++) dmax = PetscMax(dmax, PetscAbsReal(got[j] - want[j]) / PetscAbsReal(want[j]));
     if (!(dmax <= 1e-12)) {
-      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: the PC's %s weights differ from the definition by %g (relative); sorted, PC vs definition:", PCHJacobiWeightsTypes[par->wtype], (double)dmax));
+      PetscCall(PetscPrintf(p->comm, "hjtest FAIL sweep weights: the PC's %s weights differ from the definition by %g (relative); sorted, PC vs definition:", PCHJacobiWeightTypes[par->wtype], (double)dmax));
       for (PetscInt j = 0; j < nk; j++) PetscCall(PetscPrintf(p->comm, " %.15g/%.15g", (double)got[j], (double)want[j]));
       PetscCall(PetscPrintf(p->comm, "\n"));
       ok = PETSC_FALSE;
@@ -453,9 +453,9 @@ PetscErrorCode HJParamsGet(PC pc, HJProblem *p, PetscBool check_options, HJParam
       PetscInt  wt = -1;
       PetscReal iv2[2];
       PetscInt  n2 = 2;
-      PetscCall(PetscOptionsGetEList(NULL, prefix, "-pc_hjacobi_weights", PCHJacobiWeightsTypes, 4, &wt, &set));
+      PetscCall(PetscOptionsGetEList(NULL, prefix, "-pc_hjacobi_weights", PCHJacobiWeightTypes, 4, &wt, &set));
       if (set && wt > 0 && wt != (PetscInt)par->wtype) {
-        PetscCall(PetscPrintf(p->comm, "hjtest FAIL option -pc_hjacobi_weights: asked %s, the PC uses %s\n", PCHJacobiWeightsTypes[wt], PCHJacobiWeightsTypes[par->wtype]));
+        PetscCall(PetscPrintf(p->comm, "hjtest FAIL option -pc_hjacobi_weights: asked %s, the PC uses %s\n", PCHJacobiWeightTypes[wt], PCHJacobiWeightTypes[par->wtype]));
         ok = PETSC_FALSE;
       }
       PetscCall(PetscOptionsGetRealArray(NULL, prefix, "-pc_hjacobi_chebyshev_interval", iv2, &n2, &set));

@@ -38,11 +38,11 @@ typedef struct {
 #define HJ_MAX_SWEEPS 64 /* the reference keeps the weights of at most this many sweeps */
 
 typedef struct {
-  PetscInt         t[3], o[3], k, c;
-  PetscReal        w;                  /* omega (the weight of every sweep when the weights are constant) */
-  PCHJacobiWeights wtype;              /* the weights in use after setup: constant, chebyshev or chebyshev_squared */
-  PetscReal        lo, hi;             /* the Chebyshev interval in use (0 for constant weights) */
-  PetscReal        wts[HJ_MAX_SWEEPS]; /* wts[j]: the weight of sweep j (0-based), in the order the PC runs them */
+  PetscInt            t[3], o[3], k, c;
+  PetscReal           w;                  /* omega (the weight of every sweep when the weights are constant) */
+  PCHJacobiWeightType wtype;              /* the weights in use after setup: constant, chebyshev or chebyshev_squared */
+  PetscReal           lo, hi;             /* the Chebyshev interval in use (0 for constant weights) */
+  PetscReal           wts[HJ_MAX_SWEEPS]; /* wts[j]: the weight of sweep j (0-based), in the order the PC runs them */
 } HJParams;
 
 typedef struct {
