@@ -296,7 +296,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
   PetscOptionsHeadBegin(PetscOptionsObject, "Hierarchical Jacobi options");
   n = 3;
   for (PetscInt d = 0; d < 3; d++) v[d] = hj->tile[d];
-  PetscCall(PetscOptionsIntArray("-pc_hjacobi_tile", "Tile size tx[,ty[,tz]] (one value: all directions; default per backend: host at least 1024 / 256x32 / 128x8x8 split evenly, CUDA 256 / 32x32 / 8x8x8)", "PCHJacobiSetTileSize", v, &n, &flg));
+  PetscCall(PetscOptionsIntArray("-pc_hjacobi_tile", "Tile size tx[,ty[,tz]] (one value: all directions; default per backend: host at least 1024 / 256x32 / 128x8x8 split evenly, CUDA 256 / 32x32 / 8x8x8, the column kernel its own)", "PCHJacobiSetTileSize", v, &n, &flg));
   if (flg) {
     PetscCheck(n >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_tile needs 1 to 3 integers");
     Spread(v, n);
@@ -531,7 +531,7 @@ static PetscErrorCode PCHJacobiGetInnerPrecision_HJacobi(PC pc, PCHJacobiInnerPr
 - tx, ty, tz - tile size in x, y, z (directions the grid lacks are ignored)
 
   Options Database Key:
-. -pc_hjacobi_tile <tx[,ty[,tz]]> - one value sets every direction; the default depends on the backend: host, equal tiles of at least 1024 (1D), 256 x 32 (2D), 128 x 8 x 8 (3D) points, as many as fit the largest rank box (long rows for the CPU's vector loops, a tile in L2); CUDA, 256 (1D), 32 x 32 (2D), 8 x 8 x 8 (3D), and one tile in a direction whose largest rank box is shorter than two of them (when that tile stays within 4096 points)
+. -pc_hjacobi_tile <tx[,ty[,tz]]> - one value sets every direction; the default depends on the backend: host, equal tiles of at least 1024 (1D), 256 x 32 (2D), 128 x 8 x 8 (3D) points, as many as fit the largest rank box (long rows for the CPU's vector loops, a tile in L2); CUDA, 256 (1D), 32 x 32 (2D), 8 x 8 x 8 (3D), and one tile in a direction whose largest rank box is shorter than two of them (when that tile stays within 4096 points); where the column kernel runs (3D star operators with few distinct rows on large rank boxes) its own default tile, 30 x 14 x 48 at 257^3
 
   Level: intermediate
 
@@ -948,7 +948,7 @@ PetscErrorCode PCHJacobiGetInnerPrecision(PC pc, PCHJacobiInnerPrecision *precis
    writes back the points it owns; overlapping tiles share o points. One such pass is a cycle.
 
    Options Database Keys:
-+  -pc_hjacobi_tile <tx[,ty[,tz]]> - tile size (default, host backend: equal tiles of at least 1024 in 1D, 256 x 32 in 2D, 128 x 8 x 8 in 3D; CUDA backend: 256 in 1D, 32 x 32 in 2D, 8 x 8 x 8 in 3D, a direction shorter than two of them on every rank one tile)
++  -pc_hjacobi_tile <tx[,ty[,tz]]> - tile size (default, host backend: equal tiles of at least 1024 in 1D, 256 x 32 in 2D, 128 x 8 x 8 in 3D; CUDA backend: 256 in 1D, 32 x 32 in 2D, 8 x 8 x 8 in 3D, a direction shorter than two of them on every rank one tile; where the column kernel runs, 3D star operators with few distinct rows on large rank boxes, its own tile, 30 x 14 x 48 at 257^3)
 .  -pc_hjacobi_overlap <ox[,oy[,oz]]> - overlap of neighbouring tiles, even, < tile (default 0)
 .  -pc_hjacobi_subiterations <k> - sweeps per tile per cycle (default 4); k = 1 is damped point Jacobi
 .  -pc_hjacobi_cycles <c> - cycles per `PCApply()` (default 1)
