@@ -36,7 +36,7 @@ hj_expect_test(NAME dense_inner_jacobi LABELS "hjmg;dense" MATCH "relerr=0.00e.0
 
 # above 2048 rows the view warns that forming the inverse costs more than it saves, and says what the setup cost
 hj_expect_test(NAME dense_large_warning LABELS "hjmg;dense" MATCH "hjdense: setup [0-9.e+-]+ s .the inner PC's setup and 4225 of its solves on the host; the inverse holds 136 MB."
-  "WARNING 4225 rows: above 2048 forming the inverse costs more" ${ROUND} COMMAND ${TD} -check apply -da_grid_x 65 -da_grid_y 65 -pc_type hjdense -pc_hjdense_max_size 100000 -ksp_view)
+  "WARNING 4225 rows: above 2048 forming the inverse costs more" ${ROUND} COMMAND $<TARGET_FILE:test_dense> -check apply -da_grid_x 65 -da_grid_y 65 -pc_type hjdense -pc_hjdense_max_size 100000 -ksp_view)
 
 # GMRES + hjdense, and hjmg with hjdense as its coarse solve, on singular operators: the same iterations and true
 # residuals as with LU in hjdense's place (ksp ex50, ex29 and ex32 with Neumann conditions; periodic; Galerkin coarse
