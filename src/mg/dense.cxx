@@ -184,6 +184,22 @@ static PetscErrorCode HJDenseNullBasis(Mat A, PetscInt n, PetscInt *m, PetscScal
     PetscCall(PetscArraycpy(*Z + (size_t)j * n, va, n));
     PetscCall(VecRestoreArrayRead(vecs[i], &va));
   }
+  for (PetscInt c = 0; c < *m; c++) { /* orthonormal again (MatNullSpaceCreate() checks it only in debug builds, to sqrt(eps)) */
+    PetscScalar *zc  = *Z + (size_t)c * n;
+    PetscReal    nrm = 0;
+
+    for (PetscInt l = 0; l < c; l++) {
+      const PetscScalar *zl  = *Z + (size_t)l * n;
+      PetscScalar        dot = 0;
+
+      for (PetscInt i = 0; i < n; i++) dot += PetscConj(zl[i]) * zc[i];
+      for (PetscInt i = 0; i < n; i++) zc[i] -= dot * zl[i];
+    }
+    for (PetscInt i = 0; i < n; i++) nrm += PetscRealPart(PetscConj(zc[i]) * zc[i]);
+    nrm = PetscSqrtReal(nrm);
+    PetscCheck(nrm > 1e-8, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "PCHJDENSE: the operator's null space (MatSetNullSpace()) has linearly dependent vectors");
+    for (PetscInt i = 0; i < n; i++) zc[i] /= nrm;
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -212,14 +228,14 @@ static PetscErrorCode HJDenseConstants(Mat A, PetscInt n, PetscInt *m, PetscScal
 }
 
 /* B = A + sum_j s_j e_{k_j} e_{k_j}^T: rows k_j chosen by partial pivoting on Z (so Z's rows k_1..k_m are nonsingular),
-   s_j = |A_kk| (or ||A||_inf where that is 0). For A with null space Z (and the same left null space, as a symmetric A),
+   s_j = A_kk (or ||A||_inf where that is 0). For A with null space Z (and the same left null space, as a symmetric A),
    B is nonsingular, and on a right-hand side in A's range B^{-1} r solves A x = r (the one solution with x_k = 0). */
 static PetscErrorCode HJDensePin(Mat A, PetscInt n, PetscInt m, const PetscScalar *Z, Mat *B)
 {
   PetscScalar *W, *da;
   PetscInt    *rows;
   PetscBool   *used;
-  Vec          d, shift;
+  Vec          d;
   PetscReal    anorm;
 
   PetscFunctionBegin;
@@ -242,38 +258,36 @@ static PetscErrorCode HJDensePin(Mat A, PetscInt n, PetscInt m, const PetscScala
     }
   }
   PetscCall(MatNorm(A, NORM_INFINITY, &anorm));
-  PetscCall(MatCreateVecs(A, &d, &shift));
+  PetscCall(MatCreateVecs(A, &d, NULL));
   PetscCall(MatGetDiagonal(A, d));
-  PetscCall(VecSet(shift, 0.0));
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
+  PetscCall(MatSetOption(*B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* a pinned row may store no diagonal */
   PetscCall(VecGetArray(d, &da));
-  for (PetscInt j = 0; j < m; j++) {
-    PetscReal s = PetscAbsScalar(da[rows[j]]);
+  for (PetscInt j = 0; j < m; j++) { /* a_kk again (B_kk = 2 a_kk, whatever its sign or phase), or ||A||_inf where a_kk = 0 */
+    const PetscScalar s = PetscAbsScalar(da[rows[j]]) > 0 ? da[rows[j]] : (PetscScalar)(anorm > 0 ? anorm : 1.0);
 
-    PetscCall(VecSetValue(shift, rows[j], s > 0 ? s : (anorm > 0 ? anorm : 1.0), INSERT_VALUES));
+    PetscCall(MatSetValue(*B, rows[j], rows[j], s, ADD_VALUES));
     PetscCall(PetscInfo(A, "pinned row %" PetscInt_FMT " of the null space's %" PetscInt_FMT "\n", rows[j], m));
   }
   PetscCall(VecRestoreArray(d, &da));
-  PetscCall(VecAssemblyBegin(shift));
-  PetscCall(VecAssemblyEnd(shift));
-  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, B));
-  PetscCall(MatDiagonalSet(*B, shift, ADD_VALUES));
+  PetscCall(MatAssemblyBegin(*B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*B, MAT_FINAL_ASSEMBLY));
   PetscCall(VecDestroy(&d));
-  PetscCall(VecDestroy(&shift));
   PetscCall(PetscFree3(W, rows, used));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* X = (I - Z Z^T) X: the inverse's output without its null space component (Z orthonormal), so that the product gives
-   the solution orthogonal to the null space, whichever rows were pinned */
+/* X = P X P with P = I - Z Z^H (Z orthonormal): the inverse's output without its null space component, whichever rows
+   were pinned, and its input likewise (so that X is A's pseudo-inverse on a Hermitian A, and X^T the transpose's) */
 static PetscErrorCode HJDenseProject(Mat X, PetscInt n, PetscInt m, const PetscScalar *Z)
 {
-  PetscScalar *a;
+  PetscScalar *a, *xz;
   PetscInt     lda;
 
   PetscFunctionBegin;
   PetscCall(MatDenseGetLDA(X, &lda));
   PetscCall(MatDenseGetArray(X, &a));
-  for (PetscInt c = 0; c < n; c++) {
+  for (PetscInt c = 0; c < n; c++) { /* P X, column by column */
     PetscScalar *col = a + (size_t)c * lda;
 
     for (PetscInt j = 0; j < m; j++) {
@@ -284,6 +298,17 @@ static PetscErrorCode HJDenseProject(Mat X, PetscInt n, PetscInt m, const PetscS
       for (PetscInt i = 0; i < n; i++) col[i] -= dot * z[i];
     }
   }
+  PetscCall(PetscMalloc1(n, &xz));
+  for (PetscInt j = 0; j < m; j++) { /* (P X) P = P X - (P X z) z^H, one null vector at a time (orthonormal) */
+    const PetscScalar *z = Z + (size_t)j * n;
+
+    for (PetscInt i = 0; i < n; i++) xz[i] = 0;
+    for (PetscInt c = 0; c < n; c++)
+      for (PetscInt i = 0; i < n; i++) xz[i] += a[(size_t)c * lda + i] * z[c];
+    for (PetscInt c = 0; c < n; c++)
+      for (PetscInt i = 0; i < n; i++) a[(size_t)c * lda + i] -= xz[i] * PetscConj(z[c]);
+  }
+  PetscCall(PetscFree(xz));
   PetscCall(MatDenseRestoreArray(X, &a));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -328,7 +353,7 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscCall(MatConvert(pc->pmat, MATSEQAIJ, MAT_INITIAL_MATRIX, &A));
   PetscCall(HJDenseNullBasis(pc->pmat, n, &m, &Z));
   attached = (PetscBool)(m > 0);
-  PetscCall(HJDenseInnerSetUp(pc, A, (PetscBool)(m > 0))); /* with a null space a failure here is answered by the pins */
+  PetscCall(HJDenseInnerSetUp(pc, A, PETSC_TRUE)); /* a failure here may be answered by the pins (else raised below) */
   if (!hd->inner->failedreason) {
     PetscCall(HJDenseForm(pc, &X));
     PetscCall(HJDenseCheck(pc, A, X, hd->check[0], &accept));
@@ -352,8 +377,8 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
       } else PetscCall(MatDestroy(&X));
     }
     PetscCall(MatDestroy(&B));
-    if (!accept) PetscCall(HJDenseInnerSetUp(pc, A, PETSC_FALSE)); /* what the inner PC gives on A itself */
   }
+  if (!accept && (m > 0 || hd->inner->failedreason)) PetscCall(HJDenseInnerSetUp(pc, A, PETSC_FALSE)); /* what the inner PC gives on A itself, its failure raised where the PC asks */
   PetscCall(PetscFree(Z));
   if (!accept) {
     hd->mode = hd->inner->failedreason ? HJD_INNER_FAILED : HJD_INNER_INACCURATE;
@@ -384,14 +409,19 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
 
 /* on a device backend's vectors the inverse on the device, also where the Pmat's vectors (setup's guess) were host
    vectors */
-static PetscErrorCode HJDenseFollow(PC pc, Vec x)
+static PetscErrorCode HJDenseFollow(PC pc, Vec x, Vec y)
 {
   PC_HJDense         *hd = (PC_HJDense *)pc->data;
   const HJBackendOps *ops;
 
   PetscFunctionBegin;
   if (!hd->inverse || hd->device) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(HJBackendOfVecs(1, &x, &ops));
+  {
+    const Vec v[] = {x, y};
+
+    PetscCall(HJBackendOfVecs(2, v, &ops));
+  }
+  if (!ops) PetscFunctionReturn(PETSC_SUCCESS); /* host and device vectors mixed: the product moves what it needs */
   PetscCall(HJDenseToDevice(pc, ops));
   if (hd->device) PetscCall(PetscInfo(pc, "device vectors: the inverse moved to the device\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -403,7 +433,7 @@ static PetscErrorCode HJDenseApply(PC pc, Vec x, Vec y, PetscBool transpose)
   PC_HJDense *hd = (PC_HJDense *)pc->data;
 
   PetscFunctionBegin;
-  PetscCall(HJDenseFollow(pc, x));
+  PetscCall(HJDenseFollow(pc, x, y));
   if (hd->inverse) PetscCall(transpose ? MatMultTranspose(hd->inverse, x, y) : MatMult(hd->inverse, x, y));
   else PetscCall(transpose ? PCApplyTranspose(hd->inner, x, y) : PCApply(hd->inner, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -2,6 +2,7 @@
    smoother and a stored transpose for GPU restriction. A PCMG the way PCGAMG is one: PCCreate_HJMG makes the PC a
    PCMG, keeps PCMG's operations and calls them from its own (src/mg/levels.cxx does the work on the levels). */
 #include "mg/hjmg.h"
+#include <petsc/private/dmdaimpl.h>
 
 static PC_HJMG *HJMGContext(PC pc)
 {
@@ -43,7 +44,8 @@ static PetscErrorCode HJMGCheckHierarchy(PC pc)
 
 /* How many levels PCMG can coarsen the PC's DMDA into, by DMCoarsen()'s rule for DMDAs: each coarsening halves every
    direction (M/2 where periodic or with Q0 interpolation, else (M - 1)/2 + 1) and needs at least 2 points and one point
-   per rank in every direction afterwards. -1: not a DMDA. */
+   per rank in every direction afterwards. -1: not a DMDA, or one that coarsens otherwise (another ratio, a hierarchy of
+   ratios), which PETSc then checks itself. */
 static PetscErrorCode HJMGLevelsAllowed(DM dm, PetscInt *allowed, PetscInt M[3])
 {
   PetscBool             isda;
@@ -55,6 +57,11 @@ static PetscErrorCode HJMGLevelsAllowed(DM dm, PetscInt *allowed, PetscInt M[3])
   *allowed = -1;
   PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const DM_DA *dd = (const DM_DA *)dm->data; /* the rule below is coarsening by 2 in every direction, no hierarchy */
+
+    if (dd->coarsen_x != 2 || dd->coarsen_y != 2 || dd->coarsen_z != 2 || dd->refine_x_hier_n || dd->refine_y_hier_n || dd->refine_z_hier_n) PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(DMDAGetInfo(dm, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bx[0], &bx[1], &bx[2], NULL));
   PetscCall(DMDAGetInterpolationType(dm, &itype));
   for (*allowed = 1;; (*allowed)++) {
@@ -79,7 +86,7 @@ static PetscErrorCode HJMGCheckLevels(PC pc)
   PetscInt       allowed, M[3];
 
   PetscFunctionBegin;
-  if (pc->setupcalled || n < 2 || !pc->dm || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
+  if (pc->setupcalled || n < 2 || !pc->dm || mg->galerkin == PC_MG_GALERKIN_EXTERNAL || mg->coarseSpaceType == PCMG_ADAPT_GDSW) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt l = 1; l < n; l++)
     if (mg->levels[l]->interpolate || mg->levels[l]->restrct) PetscFunctionReturn(PETSC_SUCCESS); /* given by the code */
   PetscCall(HJMGLevelsAllowed(pc->dm, &allowed, M));
