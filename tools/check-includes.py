@@ -88,26 +88,29 @@ for f in core_src:
         g = definer.get(m.group(1))
         if g and g != f:
             calls[f].setdefault(g, set()).add(m.group(1))
-# strongly connected components (Tarjan): any of two or more files is a call cycle
-index, low, onstack, st, comps, counter = {}, {}, set(), [], [], [0]
-def strong(v):
-    index[v] = low[v] = counter[0]; counter[0] += 1
-    st.append(v); onstack.add(v)
-    for w in calls[v]:
-        if w not in index:
-            strong(w); low[v] = min(low[v], low[w])
-        elif w in onstack:
-            low[v] = min(low[v], index[w])
-    if low[v] == index[v]:
-        comp = []
-        while True:
-            w = st.pop(); onstack.discard(w); comp.append(w)
-            if w == v:
-                break
-        comps.append(sorted(comp))
-for f in core_src:
-    if f not in index:
-        strong(f)
+# strongly connected components (Tarjan) of a graph given as node -> successors; any of two or more nodes is a cycle
+def sccs(nodes, succ):
+    index, low, onstack, st, comps, counter = {}, {}, set(), [], [], [0]
+    def strong(v):
+        index[v] = low[v] = counter[0]; counter[0] += 1
+        st.append(v); onstack.add(v)
+        for w in succ.get(v, {}):
+            if w not in index:
+                strong(w); low[v] = min(low[v], low[w])
+            elif w in onstack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = st.pop(); onstack.discard(w); comp.append(w)
+                if w == v:
+                    break
+            comps.append(sorted(comp))
+    for v in nodes:
+        if v not in index:
+            strong(v)
+    return comps
+comps = sccs(core_src, calls)
 for comp in comps:
     if len(comp) > 1:
         inside = [f"{a} -> {b} ({', '.join(sorted(calls[a][b]))})" for a in comp for b in comp if b in calls[a]]
@@ -128,25 +131,7 @@ for f in files:
         if folder(f) != folder(t) and f.startswith("src/") and t.startswith("src/") and not (f.startswith("src/cuda") and t.startswith("src/cuda")):
             fedges.setdefault(folder(f), {}).setdefault(folder(t), set()).add(f"{os.path.basename(f)} includes {os.path.basename(t)}")
 fnodes = sorted(set(fedges) | {b for a in fedges.values() for b in a})
-findex, flow, fon, fst, fcomps, fcount = {}, {}, set(), [], [], [0]
-def fstrong(v):
-    findex[v] = flow[v] = fcount[0]; fcount[0] += 1
-    fst.append(v); fon.add(v)
-    for w in fedges.get(v, {}):
-        if w not in findex:
-            fstrong(w); flow[v] = min(flow[v], flow[w])
-        elif w in fon:
-            flow[v] = min(flow[v], findex[w])
-    if flow[v] == findex[v]:
-        comp = []
-        while True:
-            w = fst.pop(); fon.discard(w); comp.append(w)
-            if w == v:
-                break
-        fcomps.append(sorted(comp))
-for v in fnodes:
-    if v not in findex:
-        fstrong(v)
+fcomps = sccs(fnodes, fedges)
 for comp in fcomps:
     if len(comp) > 1:
         inside = [f"{a} -> {b} ({'; '.join(sorted(fedges[a][b])[:4])})" for a in comp for b in comp if b in fedges.get(a, {})]
