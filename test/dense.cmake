@@ -62,7 +62,7 @@ if(TARGET tutorial_ex29)
   hj_hjmg_same(dense_ex29_hjmg 1 "dense;tutorial" REF ${E29} TEST ${E29} -mg_coarse_pc_type hjdense)
 endif()
 if(TARGET tutorial_ex32)
-  set(E32 $<TARGET_FILE:tutorial_ex32> ${DLL} -bc_type neumann -pc_mg_levels 3 -pc_type hjmg -ksp_rtol 1e-10 ${DMON})
+  set(E32 $<TARGET_FILE:tutorial_ex32> ${DLL} -bc_type neumann -da_grid_x 12 -da_grid_y 12 -pc_mg_levels 3 -pc_type hjmg -ksp_rtol 1e-10 ${DMON})
   hj_hjmg_same(dense_ex32_hjmg 1 "dense;tutorial" REF ${E32} TEST ${E32} -mg_coarse_pc_type hjdense)
 endif()
 
