@@ -5,7 +5,7 @@
    several tiles. Built by bench/gpu.sh prepare (bench/CMakeLists.txt, target columnalone, with the CUDA backend):
      columnalone            checks, then timings
      columnalone check      checks only (compute-sanitizer --tool racecheck columnalone check)
-     columnalone quick      a few checks, then the three modes at 29 x 14 x 43 (the variants of bench/columnvariants.sh)
+     columnalone quick      a few checks, then the three modes at 29 x 14 x 43
      columnalone prof       one launch of each kernel at 257^3: planes, shared, constant, classes (ncu -k regex:ColumnKernel) */
 #include <cstdio>
 #include <cstdlib>

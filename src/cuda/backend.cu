@@ -1,6 +1,6 @@
 /* The CUDA backend of PCHJACOBI (doc/design.md, "Backends"): its operations (HJBackendCUDA), setup (work arrays, A's
    plan, the split cycle's second stream), reset, view, developer options, and the parts of the omega estimate (D^{-1},
-   the start vector) and of PCApplyTranspose that need the device. The plan is plan/hjplan.cu, the cycle cuda/cycle.cu. */
+   the start vector) and of PCApplyTranspose that need the device. The plan is plan/plan.cu, the cycle cuda/cycle.cu. */
 #include <petscdevice_cuda.h>
 #include "cuda/backendimpl.h"
 #include "arith/hash.hpp"

@@ -50,11 +50,11 @@ static inline PetscBool HJCudaStagedExchange(const HJCudaOptions *o)
   return o->stagedset ? o->staged : (PetscBool)!use_gpu_aware_mpi;
 }
 
-/* extract/hjextract.cu: the backend's extraction, a device stencil's transpose and host arrays */
+/* extract/extract.cu: the backend's extraction, a device stencil's transpose and host arrays */
 PETSC_INTERN PetscErrorCode HJCudaExtract(PC, Mat, HJStencil *, PetscBool);
 PETSC_INTERN PetscErrorCode HJCudaStencilTranspose(const HJLayout *, const HJStencil *, HJStencil *);
 PETSC_INTERN PetscErrorCode HJStencilToHost_CUDA(HJStencil *);
-/* extract/hjextractcheck.cu: testing, composed as PCHJacobiExtractCompare_C while the backend is set up */
+/* extract/check.cu: testing, composed as PCHJacobiExtractCompare_C while the backend is set up */
 PETSC_INTERN PetscErrorCode HJCudaExtractCompare(PC, PetscInt, PetscInt *);
 /* cuda/backend.cu: the omega estimate's start vector */
 PETSC_INTERN PetscErrorCode HJFillStart_CUDA(const HJLayout *, PetscScalar *);

@@ -1,11 +1,11 @@
 /* Private to the CUDA backend's .cu files: its context, the kernel plan of a stencil, and the entry points of its
-   stages (the device stencil: cuda/stencil.cu; the plan: plan/hjplan.cu; the cycle: cuda/cycle.cu). */
+   stages (the device stencil: cuda/stencil.cu; the plan: plan/plan.cu; the cycle: cuda/cycle.cu). */
 #pragma once
 
 #include "cuda/stencil.h"
 #include "cuda/kernels/launch.h"
 
-/* The kernel variant of one stencil, chosen at setup (plan/hjplan.cu says how). */
+/* The kernel variant of one stencil, chosen at setup (plan/plan.cu says how). */
 typedef enum {
   HJ_CUDA_CLASSIC,   /* k = 1: the fused classic sweep */
   HJ_CUDA_SHARED,    /* TileKernel: every neighbour from shared memory */
@@ -73,7 +73,7 @@ PETSC_INTERN const char *const HJCudaVariantNames[]; /* by HJCudaVariant, for -i
 
 /* cuda/stencil.cu: upload st (once; A^T lazily at its first use) and, when asked for, make its float planes */
 PETSC_INTERN PetscErrorCode HJCudaStencilEnsure(HJStencil *, PetscInt, PetscBool, cudaStream_t);
-/* plan/hjplan.cu: the plan of a stencil for the PC's parameters, options and layout (transpose: PCApplyTranspose's
+/* plan/plan.cu: the plan of a stencil for the PC's parameters, options and layout (transpose: PCApplyTranspose's
    correction), its destruction, and the plan a cycle of st runs (A's, or A^T's made at its first use) */
 PETSC_INTERN PetscErrorCode HJCudaPlanCreate(PC, HJStencil *, PetscBool, cudaStream_t, HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);

@@ -1,5 +1,5 @@
 /* The device copy of one HJStencil (HJStencil.device), shared by the CUDA backend (cuda/stencil.cu: upload; the plan
-   and the kernels read it) and the device extraction (extract/hjextract.cu: written in place from the aijcusparse
+   and the kernels read it) and the device extraction (extract/extract.cu: written in place from the aijcusparse
    Pmat). */
 #pragma once
 

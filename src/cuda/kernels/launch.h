@@ -1,4 +1,4 @@
-/* The interface between the CUDA backend's host code (plan/hjplan.cu, cuda/cycle.cu, which speak PETSc) and its
+/* The interface between the CUDA backend's host code (plan/plan.cu, cuda/cycle.cu, which speak PETSc) and its
    kernels (cuda/kernels/kernels.cuh, cuda/kernels/dispatch.cuh, which do not): a launch descriptor, the resolvers that turn its run-time parameters
    into one kernel instantiation (a Launcher, through one dispatch table each), and two helpers. The backend fills
    the descriptor and resolves its launcher once per setup; a cycle sets the arrays and calls the launcher. */

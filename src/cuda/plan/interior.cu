@@ -1,4 +1,4 @@
-/* Constant coefficients in the interior (the CUDA backend's plan, plan/hjplan.cu): whether every point of this rank at
+/* Constant coefficients in the interior (the CUDA backend's plan, plan/plan.cu): whether every point of this rank at
    least kShell points from each non-periodic face of the domain has the same row, ex45's and most PETSc tutorials'
    operators (a constant stencil with Dirichlet rows, or rows that drop their boundary couplings, on the faces). A
    kernel that knows it reads no coefficient planes there: it moves x and b only, as for a constant stencil, and reads
