@@ -33,6 +33,10 @@ if [ "$cmd" = prepare ]; then
   mkdir -p "$dev/petsc-cuda"
   cp -u "$HJ_PETSC_CUDA_PKG"/{$tarball,device-env.sh} "$dev/petsc-cuda/"
   cp -ru "$HJ_PETSC_CUDA_PKG/debs" "$dev/petsc-cuda/"
+  # the CUDA-aware Open MPI beside it, where device-env.sh looks for it (HJ_MPI=cuda)
+  if [ -f "$HJ_PETSC_CUDA_PKG/../ompi-cuda/ompi-cuda.tar.xz" ]; then
+    mkdir -p "$dev/ompi-cuda" && cp -u "$HJ_PETSC_CUDA_PKG/../ompi-cuda/ompi-cuda.tar.xz" "$dev/ompi-cuda/"
+  fi
   # the objects of the last prepare wait beside $dev (not carried): put back, the build is incremental
   parked=$dev.objects/$build
   if [ -d "$parked" ]; then (cd "$parked" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$dev/$build" {} \;); fi

@@ -123,7 +123,7 @@ hj_expect_test(NAME hjmg_info LABELS hjmg INFO pc MATCH "richardson . hjacobi sm
 hj_expect_test(NAME hjmg_log LABELS hjmg MATCH "MGSmooth Level 2" "MGResid Level 2" "PCHJacobiCycle" "PCHJMGTransfer" COMMAND ${V3} -pc_mg_log -log_view)
 
 # ------------------------------------------------------------------------------------------------------------
-# PCHJDENSE (src/mg/dense.cxx): a small operator's inverse as one dense product. Against the exact solution: one
+# PCHJDENSE (src/pc/hjdense/hjdense.cxx): a small operator's inverse as one dense product. Against the exact solution: one
 # application solves mg3d's nonsymmetric operator to rounding, and its transpose (KSPSolveTranspose) A^T; inside PCREDUNDANT on 2 ranks, above -pc_hjdense_max_size (the inner
 # LU itself), with another inner PC; as PCMG's coarse solve it gives PCMG's LU iterations and norms (3D; ex19, dof 4;
 # Newton's new operators refactor; new operators, PCReset and -malloc_dump in hjmg_change_dense). On host vectors hjmg

@@ -1,5 +1,5 @@
 # The arithmetic headers' own programs (no PETSc solve): test_index (64-bit index arithmetic of large grids), test_view
-# (arith/index.hpp), test_tilefit (arith/tilefit.hpp) and test_layout (the PC context laid out alike by the host and CUDA
+# (arith/index.hpp), test_tilefit (arith/tilefit.hpp) and test_layout (the backend contract laid out alike by the host and CUDA
 # compilers). Included from test/CMakeLists.txt.
 add_executable(test_index test_index.cxx)
 target_include_directories(test_index PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# tools/mutate-check.sh [-l] BUILD_DIR [NAME...]
+# tools/mutate-check.sh [-l | -c] BUILD_DIR [NAME...]
 # Shows that the tests can fail. Each mutation below removes one check of the library (an error it raises) or changes
 # one decision, rebuilds the library and runs the tests named with it, every one of which must then FAIL; the source
 # is restored afterwards (also on an interrupt). First the same tests run on the unchanged library and must pass.
 # One more breaks what the configure relies on: tutorials_missing (the tutorial sources are not found: the test
 # tutorial_sources must fail); it configures a scratch build against the same PETSc.
-# With NAMEs only those mutations run; -l lists them. Exit status 0 when every mutation is caught.
+# With NAMEs only those mutations run; -l lists them; -c only checks that every mutation's text is still in its file
+# (CI runs that, so that the mutations follow the sources). Exit status 0 when every mutation is caught.
 # Not run by CI (one library rebuild per mutation); run it after changing a check, its message or the test that guards
 # it. For a build without CUDA (Debian's PETSc: `make test` builds into ./build): the CUDA backend's checks and their
 # cuda_* tests need the GPU machine.
@@ -16,16 +17,16 @@ muts=() # NAME|FILE|TESTS (alternatives of ctest names); FROM and TO in from_NAM
 m() { muts+=("$1|$2|$5"); printf -v "from_$1" '%s' "$3"; printf -v "to_$1" '%s' "$4"; }
 
 # -- the errors (test/errors.cmake and others): each test must match the library's own message
-m tile_ge_1 src/pc/hjacobi.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
-m overlap_even src/pc/hjacobi.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
-m overlap_lt_tile src/pc/hjacobi.cxx 'PetscCheck(hj->overlap[d] < hj->tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'
-m subiterations_ge_1 src/pc/hjacobi.cxx 'PetscCheck(k >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_subiterations0'
-m cycles_ge_1 src/pc/hjacobi.cxx 'PetscCheck(c >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_cycles0'
-m omega_option src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' \
+m tile_ge_1 src/pc/hjacobi/setters.cxx 'PetscCheck(t[d] >= 1,' 'PetscCheck(PETSC_TRUE || t[d] >= 1,' 'err_tile0'
+m overlap_even src/pc/hjacobi/setters.cxx 'PetscCheck(o[d] >= 0 && o[d] % 2 == 0,' 'PetscCheck(PETSC_TRUE || o[d] % 2 == 0,' 'err_overlap_odd|err_overlap_odd_y|err_overlap_negative'
+m overlap_lt_tile src/pc/hjacobi/hjacobi.cxx 'PetscCheck(hj->sw.overlap[d] < hj->sw.tile[d],' 'PetscCheck(PETSC_TRUE,' 'err_overlap_ge_tile|err_overlap_ge_tile_y'
+m subiterations_ge_1 src/pc/hjacobi/setters.cxx 'PetscCheck(k >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_subiterations0'
+m cycles_ge_1 src/pc/hjacobi/setters.cxx 'PetscCheck(c >= 1,' 'PetscCheck(PETSC_TRUE,' 'err_cycles0'
+m omega_option src/pc/hjacobi/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' \
   'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_omega' 'err_omega0|err_omega2|err_omega_minus1|err_omega_minus2|err_omega_nan'
-m omega_api src/pc/hjacobi.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
+m omega_api src/pc/hjacobi/setters.cxx 'PetscCheck(w > 0 && w < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' \
   'PetscCheck(PETSC_TRUE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI omega' 'omega_known_limited'
-m backend_name src/pc/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
+m backend_name src/pc/hjacobi/hjacobi.cxx 'PetscOptionsEnum("-pc_hjacobi_backend",' 'PetscOptionsEnum("-pc_hjacobi_backend_unread",' 'err_backend_foo'
 m backend_no_cuda src/backend/backends.cxx 'SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' \
   'if (0) SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_hjacobi_backend cuda: this build' 'err_backend_cuda'
 m extract_device src/host/backend.cxx 'PetscCheck(hj->extract != HJ_EXTRACT_DEVICE,' 'PetscCheck(PETSC_TRUE,' 'err_extract_device_host'
@@ -42,16 +43,16 @@ m zero_diagonal src/extract/stencil.cxx '  SETERRQ(comm, PETSC_ERR_MAT_LU_ZRPVT,
 m dof_le_8 src/grid/layout.cxx 'PetscCheck(dof >= 1 && dof <= HJ_MAX_DOF,' 'PetscCheck(dof >= 1,' 'err_dof9'
 
 # -- decisions that change a result or its stated reason (issue 22: mutants the suite let through)
-m omega_rho src/omega/omega.cxx '#define HJ_OMEGA_RHO   0.9 ' '#define HJ_OMEGA_RHO   0.95' 'omega_known_limited|omega_known_limited_np2'
-m omega_real_part src/omega/omega.cxx '    if (a <= 0) {' '    if (0) {' 'omega_known_indefinite'
+m omega_rho src/omega/omega.cxx '#define HJ_OMEGA_RHO  0.9 ' '#define HJ_OMEGA_RHO  0.95' 'omega_known_limited|omega_known_limited_np2'
+m omega_real_part src/omega/omega.cxx '    if (a <= 0 && ineg < 0) ineg = i;' '' 'omega_known_indefinite'
 m omega_no_fit src/omega/omega.cxx 'if (w > hi || w <= 0 || w >= 2) {' 'if (w <= 0 || w >= 2) {' 'omega_known_no_omega'
-m omega_nzstate src/omega/omega.cxx 'id != om->id || nzstate != om->nzstate ||' 'id != om->id ||' 'omega_known_new_nonzeros'
+m omega_nzstate src/omega/spectrum.cxx 'id != sp->id || nzstate != sp->nzstate ||' 'id != sp->id ||' 'omega_known_new_nonzeros'
 m rich_b_zero src/solve/richardson.cxx '  if (rnorm0 == 0.0) rnorm0 = rnorm;' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
 m rich_norm_none src/solve/richardson.cxx ' && nt != KSP_NORM_NONE' '' 'rich_tol_2d|rich_tol_3d_box_m1|rich_tol_np2_2d_m5|rich_tol_np4_3d'
 m extract_dropped_zero src/extract/pass.cxx ' || (pat.dst[c1][e] == kDrop && own.aa[s0 + e] != (PetscScalar)0)' '' 'val_corner_row|val_corner_row_dof2_3d'
 m default_tile_two src/arith/tilefit.hpp 'if (mmax[d] > t[d] && mmax[d] < 2 * t[d]) t[d] = mmax[d];' 'if (mmax[d] > t[d] && mmax[d] <= 2 * t[d]) t[d] = mmax[d];' \
   'rob_tile_fit'
-m default_tile_host src/pc/hjacobi.cxx 'PetscCall(HJDefaultTile(pc, ops->device));' 'PetscCall(HJDefaultTile(pc, PETSC_TRUE));' 'ref_default_tile_3d|ref_default_tile_3d_dof2_host|ref_default_tile_2d_rows'
+m default_tile_host src/pc/hjacobi/hjacobi.cxx '(long long)sizeof(PetscScalar), ops->device, mmax, t);' '(long long)sizeof(PetscScalar), PETSC_TRUE, mmax, t);' 'ref_default_tile_3d|ref_default_tile_3d_dof2_host|ref_default_tile_2d_rows'
 m default_tile_host_even src/arith/tilefit.hpp 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : (m + n - 1) / n) : 1;' 't[d] = d < dim ? (n <= 1 ? (m > target ? m : target) : target) : 1;' 'ref_default_tile_3d|rob_tile_fit'
 # -- the sweeps' weights (issue 21): the host cycle's weight of sweep it, the Chebyshev nodes, the Leja order, the squared
 # form, the interval's checks
@@ -67,7 +68,7 @@ m host_second_halo src/host/cycle.cxx 'for (int q = 0; q < 2 && q < k - 1; q++) 
 m host_remainder src/host/cycle.cxx '  for (int i = 0; i < n; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' \
   '  for (int i = 0; i < n - n % 2; i++) y[i] = hj::PointUpdate<DIM, KIND>([&](int s) { return xs[s][i]; }, x[i], b[i], dinv, w,' 'host_shell_3d|host_constant_3d'
 m host_stencil_mult_used src/host/backend.cxx 'PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", HJStencilMult_Host));' '' 'host_estimate_stencil'
-m host_stencil_mult_diag src/host/cycle.cxx '+ x[i] / dinv[i];' '+ x[i] * dinv[i];' 'omega_known_limited|omega_known_limited_np2|wts_cheb_2d_star_o0_k5'
+m host_stencil_mult_diag src/host/cycle.cxx '+ x[i] / dinv[i])' '+ x[i] * dinv[i])' 'omega_known_limited|omega_known_limited_np2|wts_cheb_2d_star_o0_k5'
 m host_owned_only src/host/cycle.cxx 'const int lo[3] = {last ? tb.o0[0] : 0,' 'const int lo[3] = {last ? 0 : 0,' 'host_shell_1d|host_shell_3d'
 m cheb_nodes src/weights/weights.cxx '(2 * j + 1) * PETSC_PI / (2 * k)' '(2 * j + 2) * PETSC_PI / (2 * k)' 'wts_cheb_2d_star_o0_k5|wts_chsq_2d_star_o0_k8'
 m cheb_squared src/weights/weights.cxx 'wt->w[2 * j] = wt->w[2 * j + 1] = wt->w[k - h + j];' 'wt->w[2 * j] = wt->w[2 * j + 1] = 1 / hi;' 'wts_chsq_2d_star_o0_k8|wts_auto_chsq'
@@ -83,7 +84,18 @@ if [ "${1:-}" = -l ]; then
   echo "tutorials_missing (configure): tutorial_sources"
   exit 0
 fi
-build=${1:?usage: tools/mutate-check.sh [-l] BUILD_DIR [NAME...]}
+if [ "${1:-}" = -c ]; then
+  stale=0
+  for e in "${muts[@]}"; do
+    IFS='|' read -r name file _ <<<"$e"
+    from="from_$name"
+    grep -qF -- "${!from}" "$file" 2>/dev/null || { echo "mutate-check: $name: its text is no longer in $file"; stale=$((stale + 1)); }
+  done
+  echo "mutate-check: ${#muts[@]} mutations, $stale stale"
+  [ $stale -eq 0 ]
+  exit
+fi
+build=${1:?usage: tools/mutate-check.sh [-l | -c] BUILD_DIR [NAME...]}
 shift
 want=" $* "
 np=${NP:-2}

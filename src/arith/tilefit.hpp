@@ -1,6 +1,6 @@
 /* What one tile of the CUDA tile kernels holds, as plain host arithmetic (no CUDA, no PETSc): the CUDA backend's plan
    checks a tile with it and names the largest tile that fits when it does not (src/cuda/plan/plan.cu), the default tile
-   is chosen within it on every backend (src/pc/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
+   is chosen within it on every backend (src/pc/hjacobi/hjacobi.cxx), and test/test_tilefit.cxx checks both without a GPU. */
 #pragma once
 
 #include "arith/point.hpp"

@@ -85,7 +85,7 @@ PetscErrorCode HJBackendsDestroyOptions(PC pc)
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < HJ_NUM_BACKEND_TYPES; i++) PetscCall(PetscFree(hj->backendopts[i]));
+  for (PetscInt i = 0; i < HJ_NUM_BACKEND_TYPES; i++) PetscCall(PetscFree(hj->sw.backendopts[i]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

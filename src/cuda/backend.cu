@@ -9,7 +9,7 @@ const char *const HJCudaKernels[] = {"auto", "shared", "registers", "columns"};
 
 static PetscErrorCode HJSetUp_CUDA(PC pc)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJSweeps       *hj = HJSweepsOf(pc);
   HJCuda         *cu = (HJCuda *)hj->data;
   const HJLayout *ly = &hj->layout;
   cudaStream_t    stream;
@@ -86,8 +86,8 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
 
 static PetscErrorCode HJReset_CUDA(PC pc)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HJCuda     *cu = (HJCuda *)hj->data;
+  HJSweeps *hj = HJSweepsOf(pc);
+  HJCuda   *cu = (HJCuda *)hj->data;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiExtractCompare_C", NULL));
@@ -110,7 +110,7 @@ static PetscErrorCode HJReset_CUDA(PC pc)
 /* the configuration stored at setup (A's plan) */
 static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
 {
-  PC_HJacobi       *hj = (PC_HJacobi *)pc->data;
+  HJSweeps         *hj = HJSweepsOf(pc);
   const HJCuda     *cu = (const HJCuda *)hj->data;
   const HJCudaPlan *p  = cu ? &cu->plan : NULL;
   PetscBool         ascii;
@@ -142,11 +142,11 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
     const char *how = "not used: -pc_hjacobi_overlap_comm false";
     char        side[256];
 
-    if (HJOverlapComm(hj) && cu->side && HJCudaSideStream(o)) {
+    if (hj->overlapcomm && cu->side && HJCudaSideStream(o)) {
       PetscCall(PetscSNPrintf(side, sizeof(side), "launched on a second stream during the exchange, priority %d%s PETSc's stream%s", cu->sideprio, cu->sideprio > cu->petscprio ? " below" : ", as", o->sideset ? "" : "; MPI is not GPU-aware"));
       how = side;
-    } else if (HJOverlapComm(hj)) how = "launched during the exchange on PETSc's stream";
-    else if (!hj->overlapcommset) how = "not used: MPI is not GPU-aware";
+    } else if (hj->overlapcomm) how = "launched during the exchange on PETSc's stream";
+    else if (!hj->overlapcommgiven) how = "not used: MPI is not GPU-aware";
     PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles read no ghost value (%s)\n", p->ninterior, p->L.ntot, how));
   }
   if (hj->ghostsf) {
@@ -165,23 +165,11 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The host and CUDA compilers must agree on PC_HJacobi's layout (HJ_SCALAR_ALIGN): checked before the backend reads
-   the context (its options, its extraction) */
-static PetscErrorCode HJCudaCheckLayout(PC pc)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(hj->abisize == sizeof(PC_HJacobi) && hj->abilast == offsetof(PC_HJacobi, abiend), PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "The host and CUDA compilers lay out PC_HJacobi differently (%zu and %zu bytes, last member at %zu and %zu): a PetscScalar member without HJ_SCALAR_ALIGN", hj->abisize, sizeof(PC_HJacobi), hj->abilast, offsetof(PC_HJacobi, abiend));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode HJCudaOptionsGet(PC pc, HJCudaOptions **opts)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJSweeps *hj = HJSweepsOf(pc);
 
   PetscFunctionBegin;
-  PetscCall(HJCudaCheckLayout(pc));
   if (!hj->backendopts[PC_HJACOBI_BACKEND_CUDA]) {
     HJCudaOptions *o;
 
@@ -234,7 +222,7 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
 /* A^T's stencil: on the device for a device stencil, else re-indexed on the host (uploaded by its plan) */
 static PetscErrorCode HJTranspose_CUDA(PC pc, const HJStencil *st, HJStencil *stT)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJSweeps *hj = HJSweepsOf(pc);
 
   PetscFunctionBegin;
   if (st->ondevice) PetscCall(HJCudaStencilTranspose(&hj->layout, st, stT));
@@ -246,7 +234,7 @@ static PetscErrorCode HJTranspose_CUDA(PC pc, const HJStencil *st, HJStencil *st
    stencil, else the host one, uploaded at first use); no copy */
 static PetscErrorCode HJInvDiag_CUDA(PC pc, const HJStencil *st, Vec like, Vec *dinv)
 {
-  PC_HJacobi        *hj  = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj  = HJSweepsOf(pc);
   const PetscInt     n   = hj->layout.nlocal;
   const PetscScalar *dev = st->ondevice ? ((const HJCudaStencil *)st->device)->invdiag : NULL;
   MPI_Comm           comm;
@@ -276,7 +264,6 @@ static const char *const HJCudaVecTypes[] = {VECCUDA, VECSEQCUDA, VECMPICUDA, NU
 static PetscErrorCode HJExtract_CUDA(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 {
   PetscFunctionBegin;
-  PetscCall(HJCudaCheckLayout(pc));
   PetscCall(HJCudaExtract(pc, A, st, valuesonly));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -308,7 +295,7 @@ PetscErrorCode HJFillStart_CUDA(const HJLayout *L, PetscScalar *a)
 }
 
 /* the default tile where the column kernel will run it (HJCudaColumnsTake): hj::ColumnDefaultTile */
-static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, const long long mmax[3], long long t[3], PetscBool *set)
+static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, PetscInt kmax, const long long mmax[3], long long t[3], PetscBool *set)
 {
   cudaStream_t stream;
 
@@ -316,7 +303,7 @@ static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, const long long m
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
   hj::ColumnDefaultTile(mmax, t);
-  PetscCall(HJCudaColumnsTake(pc, st, t, stream, set));
+  PetscCall(HJCudaColumnsTake(pc, st, kmax, t, stream, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -324,14 +311,14 @@ static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, const long long m
    the first PCApply's */
 static PetscErrorCode HJSetUpAll_CUDA(PC pc)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJSweeps *hj = HJSweepsOf(pc);
 
   PetscFunctionBegin;
   if (hj->ghostsf) PetscCall(HJCudaExchangeReady(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the operations by name (pchjacobiimpl.h); constant-initialised */
+/* the operations by name (hjbackend.h); constant-initialised */
 static constexpr HJBackendOps HJBackendOpsCUDA()
 {
   HJBackendOps ops{};

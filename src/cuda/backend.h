@@ -2,7 +2,7 @@
    src/backend/backends.cxx), its developer options, and the entry points its files share. */
 #pragma once
 
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjbackend.h>
 
 #if !defined(PETSC_HAVE_CUDA)
   #error "petsc-hjacobi: the CUDA backend was asked for, but this PETSc has no CUDA (PETSC_HAVE_CUDA is not in its petscconf.h)"
@@ -20,7 +20,7 @@ typedef enum {
 PETSC_INTERN const char *const HJCudaKernels[];
 
 /* The developer options (-pc_hjacobi_cuda_*, no setters), read by PCSetFromOptions whichever backend runs, kept in
-   PC_HJacobi.backendopts[PC_HJACOBI_BACKEND_CUDA] until PCDestroy; setup chooses the kernel from them. */
+   HJSweeps.backendopts[PC_HJACOBI_BACKEND_CUDA] until PCDestroy; setup chooses the kernel from them. */
 typedef struct {
   HJCudaKernel kernel;
   PetscInt     strip;             /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */

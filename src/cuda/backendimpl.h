@@ -80,7 +80,7 @@ PETSC_INTERN PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *);
 PETSC_INTERN PetscErrorCode HJCudaPlanOf(PC, const HJStencil *, cudaStream_t, const HJCudaPlan **);
 /* plan/plan.cu: whether the column kernel takes st (auto: a 3D star of dof 1, native sub-iterations, k <= its most,
    constant or with row classes), for the default tile (HJBackendOps.defaulttile) */
-PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, const long long[3], cudaStream_t, PetscBool *);
+PETSC_INTERN PetscErrorCode HJCudaColumnsTake(PC, HJStencil *, PetscInt, const long long[3], cudaStream_t, PetscBool *);
 /* cuda/exchange.cu: the exchange chosen and made once every rank's setup succeeded (HJSetUpAll_CUDA; collective; the
    cycles and the residual call it again before an exchange, which then returns at once), whether staging applies on
    this many ranks, the staged exchange made from the layout's ghost SF (collective), destroyed; an exchange of

@@ -30,7 +30,7 @@ static PetscErrorCode HJCudaRestoreArrays(Vec b, Vec x, PetscBool xwrite, const 
 
 PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj = HJSweepsOf(pc);
   HJCuda            *cu = (HJCuda *)hj->data;
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ba;
@@ -105,7 +105,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     L.y     = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
-    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && p->tileids);
+    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && p->tileids);
     const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
       PetscCall(HJCudaExchangeReady(pc)); /* (made at setup: returns at once) */
@@ -144,7 +144,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
    exchange: the halo is zero. */
 PetscErrorCode HJCorrectT_CUDA(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj = HJSweepsOf(pc);
   HJCuda            *cu = (HJCuda *)hj->data;
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *ra;

@@ -58,7 +58,7 @@ PetscErrorCode HJCudaStagedOnRanks(PC pc, PetscBool *staged)
    once): every rank agrees on the path (or their messages would not meet) and makes the staged one. Collective. */
 PetscErrorCode HJCudaExchangeReady(PC pc)
 {
-  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
+  HJSweeps      *hj = HJSweepsOf(pc);
   HJCuda        *cu = (HJCuda *)hj->data;
   HJCudaOptions *o;
   PetscBool      staged;

@@ -30,7 +30,7 @@ struct MarchEntries { /* [var][direct] */
 
 PetscErrorCode HJResidual_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj = HJSweepsOf(pc);
   HJCuda            *cu = (HJCuda *)hj->data;
   const HJLayout    *ly = &hj->layout;
   const PetscScalar *xa, *ba;

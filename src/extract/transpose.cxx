@@ -41,14 +41,14 @@ PetscErrorCode HJStencilTransposeOnHost(const HJLayout *L, const HJStencil *st, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* hj->stT from hj->st, where st lives (the backend in use re-indexes a stencil it keeps on the device). stT has no
+/* hj->sw.stT from hj->sw.st, where st lives (the backend in use re-indexes a stencil it keeps on the device). stT has no
    compact constant form and claims no direction without couplings: both are optimisations of A's kernels, and a
    re-indexed stencil is correct without. */
 PetscErrorCode HJStencilTranspose(PC pc)
 {
   PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
-  const HJLayout *L  = &hj->layout;
-  HJStencil      *st = &hj->st, *stT = &hj->stT;
+  const HJLayout *L  = &hj->sw.layout;
+  HJStencil      *st = &hj->sw.st, *stT = &hj->sw.stT;
 
   PetscFunctionBegin;
   PetscCheck(st->noff, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCHJACOBI: the stencil of A is not extracted yet (call PCSetUp() first)");

@@ -83,7 +83,7 @@ void CopyInterior(const HJLayout *L, PetscScalar *pad, PetscScalar *x)
 /* (Re)size *data to the PC's layout and tile (made when NULL), and split its tiles for the ghost exchange */
 PetscErrorCode HostDataSetUp(PC pc, void **data)
 {
-  PC_HJacobi     *hj   = (PC_HJacobi *)pc->data;
+  HJSweeps       *hj   = HJSweepsOf(pc);
   HostData       *h    = (HostData *)*data;
   PetscInt        nbuf = hj->layout.dof, npadded = hj->layout.npadded * hj->layout.dof, t[3], o[3];
   const PetscBool halo[3] = {PETSC_TRUE, PETSC_TRUE, PETSC_TRUE}; /* the host reads the halo in every used direction */
@@ -125,7 +125,7 @@ PetscErrorCode HostDataSetUp(PC pc, void **data)
    backend; a CUDA backend's fallback for host vectors runs native and says so) */
 PetscErrorCode HostBegin(PC pc, void **data, HostData **h, PetscInt t[3], PetscInt o[3])
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJSweeps *hj = HJSweepsOf(pc);
 
   PetscFunctionBegin;
   if (!*data) PetscCall(HostDataSetUp(pc, data));
@@ -137,7 +137,7 @@ PetscErrorCode HostBegin(PC pc, void **data, HostData **h, PetscInt t[3], PetscI
 PetscErrorCode HJSetUp_Host(PC pc)
 {
   PetscFunctionBegin;
-  PetscCall(HostDataSetUp(pc, &((PC_HJacobi *)pc->data)->data));
+  PetscCall(HostDataSetUp(pc, &HJSweepsOf(pc)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,7 +145,7 @@ PetscErrorCode HJReset_Host(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJacobiStencilMult_C", NULL));
-  PetscCall(HJHostDataDestroy(&((PC_HJacobi *)pc->data)->data));
+  PetscCall(HJHostDataDestroy(&HJSweepsOf(pc)->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -153,7 +153,7 @@ PetscErrorCode HJReset_Host(PC pc)
    interior, the ghost exchange, the rows (host/cycle.cxx). y differs from b and x. */
 PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, Vec x, Vec y)
 {
-  PC_HJacobi            *hj  = (PC_HJacobi *)pc->data;
+  HJSweeps              *hj  = HJSweepsOf(pc);
   const HJLayout        *L   = &hj->layout;
   HostData              *h   = nullptr;
   const HJHostConstRows *cst = nullptr;
@@ -186,7 +186,7 @@ PetscErrorCode HostStencilApply(PC pc, void **data, const HJStencil *st, Vec b, 
    product of the assembled Pmat) */
 PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+  HJSweeps *hj = HJSweepsOf(pc);
 
   PetscFunctionBegin;
   PetscCall(HostStencilApply(pc, &hj->data, &hj->st, nullptr, x, y));
@@ -197,8 +197,8 @@ PetscErrorCode HJStencilMult_Host(PC pc, Vec x, Vec y)
    stencil's product is offered to the core. */
 PetscErrorCode HJExtract_Host(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 {
-  PC_HJacobi *hj   = (PC_HJacobi *)pc->data;
-  PetscBool   fits = PETSC_FALSE;
+  HJSweeps *hj   = HJSweepsOf(pc);
+  PetscBool fits = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (hj->data) ((HostData *)hj->data)->cstof[0] = ((HostData *)hj->data)->cstof[1] = nullptr; /* new values */
@@ -211,8 +211,8 @@ PetscErrorCode HJExtract_Host(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 
 PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HostData   *h  = (HostData *)hj->data;
+  HJSweeps *hj = HJSweepsOf(pc);
+  HostData *h  = (HostData *)hj->data;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  host backend: tiles swept on the CPU row by row, one ghost exchange per cycle\n"));
@@ -224,7 +224,7 @@ PetscErrorCode HJView_Host(PC pc, PetscViewer viewer)
     else PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: variable rows: coefficient planes read everywhere\n"));
   }
   if (h && h->tileids)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, HJOverlapComm(hj) ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %" PetscInt_FMT " of %" PetscInt_FMT " tiles read no ghost value (%s)\n", h->ninterior, h->ntiles, hj->overlapcomm ? "run during the exchange" : "not used: -pc_hjacobi_overlap_comm false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 } // namespace
@@ -250,7 +250,7 @@ PetscErrorCode HJHostDataDestroy(void **data)
 
 PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj = HJSweepsOf(pc);
   const HJLayout    *L  = &hj->layout;
   HostData          *h  = nullptr;
   const PetscScalar *ba;
@@ -274,12 +274,12 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
   HJHostCycleArgs args = {
     L, st, cst, {t[0], t[1], t[2]},
        {o[0], o[1], o[2]},
-       hj->subits, hj->wt.w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero
+       hj->k, hj->w, ba, nullptr, nullptr, 0, 0, h->buf0, h->buf1, h->zero
   };
-  PetscCheck(hj->wt.n == hj->subits, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->wt.n, hj->subits);
+  PetscCheck(hj->k == hj->k, PETSC_COMM_SELF, PETSC_ERR_ORDER, "PCHJACOBI: %" PetscInt_FMT " sweep weights for k = %" PetscInt_FMT ": set the PC up again", hj->k, hj->k);
   for (PetscInt c = 0; c < n; c++) {
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !(zeroguess && c == 0)); /* from zero the halo is zero: no exchange (as on the GPU, so ranks agree) */
-    const PetscBool split    = (PetscBool)(exchange && HJOverlapComm(hj) && h->tileids);
+    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && h->tileids);
     PetscInt        done     = 0; /* tiles run before the rest: the interior ones, while the exchange is under way */
 
     /* this cycle reads xpad (nothing from a zero guess) and writes ypad's interior, the last one x itself */
@@ -306,7 +306,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
     if (split) HJHostCycle(&args, PETSC_FALSE, h->tileids, done, h->ntiles);
     else HJHostCycle(&args, PETSC_FALSE, nullptr, 0, h->ntiles);
     std::swap(h->xpad, h->ypad);
-    PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
+    PetscCall(PetscLogFlops((2.0 * st->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->k * L->nlocal));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
   }
   PetscCall(VecRestoreArrayRead(b, &ba));
@@ -319,7 +319,7 @@ PetscErrorCode HJHostCyclesWithData(PC pc, void **data, const HJStencil *st, Vec
    stT the stencil of A^T. Tiles do not cross ranks and the halo is zero: no ghost exchange. */
 PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
-  PC_HJacobi        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps          *hj = HJSweepsOf(pc);
   const HJLayout    *L  = &hj->layout;
   HostData          *h  = nullptr;
   const PetscScalar *ra;
@@ -337,7 +337,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
     const HJHostCycleArgs args = {
       L, stT, cst, {t[0], t[1], t[2]},
          {o[0], o[1], o[2]},
-         hj->subits, hj->wt.w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero
+         hj->k, hj->w, ra, nullptr, h->ypad + L->dof * (L->pad[0] + L->ext[0] * (L->pad[1] + L->ext[1] * L->pad[2])), L->ext[0], (long long)L->ext[0] * L->ext[1], h->buf0, h->buf1, h->zero
     };
     HJHostCycle(&args, PETSC_TRUE, nullptr, 0, h->ntiles);
   }
@@ -351,7 +351,7 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
     CopyInterior<false>(L, h->ypad, xa);
     PetscCall(VecRestoreArrayWrite(x, &xa));
   }
-  PetscCall(PetscLogFlops((2.0 * stT->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->subits * L->nlocal));
+  PetscCall(PetscLogFlops((2.0 * stT->noff * L->dof + 2.0 * L->dof + 2.0) * L->dof * hj->k * L->nlocal));
   PetscCall(PetscLogEventEnd(PCHJACOBI_Cycle, pc, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -359,25 +359,25 @@ PetscErrorCode HJHostCorrectTWithData(PC pc, void **data, const HJStencil *stT, 
 static PetscErrorCode HJResidual_Host(PC pc, const HJStencil *st, Vec b, Vec x, Vec r)
 {
   PetscFunctionBegin;
-  PetscCall(HostStencilApply(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, r));
+  PetscCall(HostStencilApply(pc, &HJSweepsOf(pc)->data, st, b, x, r));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HJCycles_Host(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt n, PetscBool zeroguess)
 {
   PetscFunctionBegin;
-  PetscCall(HJHostCyclesWithData(pc, &((PC_HJacobi *)pc->data)->data, st, b, x, n, zeroguess));
+  PetscCall(HJHostCyclesWithData(pc, &HJSweepsOf(pc)->data, st, b, x, n, zeroguess));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode HJCorrectT_Host(PC pc, const HJStencil *stT, Vec r, Vec x, PetscBool add)
 {
   PetscFunctionBegin;
-  PetscCall(HJHostCorrectTWithData(pc, &((PC_HJacobi *)pc->data)->data, stT, r, x, add));
+  PetscCall(HJHostCorrectTWithData(pc, &HJSweepsOf(pc)->data, stT, r, x, add));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the operations by name (pchjacobiimpl.h); the transpose, D^{-1} and start vector of the omega estimate are the core's
+/* the operations by name (hjbackend.h); the transpose, D^{-1} and start vector of the omega estimate are the core's
    host ones. Constant-initialised. */
 static constexpr HJBackendOps HJBackendOpsHost()
 {

@@ -1,8 +1,8 @@
-/* The host backend (host/backend.cxx): its operations, and its cycles on host data other than PC_HJacobi.data, which the core
+/* The host backend (host/backend.cxx): its operations, and its cycles on host data other than HJSweeps.data, which the core
    runs for host vectors under a device backend (HJBackendCycles, src/backend/backends.cxx). */
 #pragma once
 
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjbackend.h>
 
 PETSC_INTERN const HJBackendOps HJBackendHost;
 

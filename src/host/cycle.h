@@ -2,7 +2,7 @@
    host/backend.cxx owns the data and the ghost exchange and calls it. */
 #pragma once
 
-#include <petschjacobi/private/pchjacobiimpl.h>
+#include <petschjacobi/private/hjbackend.h>
 
 /* Rows whose coefficients equal one row (the stencil's constant form, or the rows inside the boundary shell,
    HJStencilInteriorRow): the cycle reads no coefficient plane for them */

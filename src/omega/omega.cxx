@@ -65,7 +65,7 @@ static PetscErrorCode OmegaFromRitz(PC pc, PetscBool smoother, PetscReal *omega,
   PC_HJacobi       *hj   = (PC_HJacobi *)pc->data;
   const HJSpectrum *sp   = &hj->spec;
   HJOmega          *om   = &hj->om;
-  const PetscInt    dim  = hj->layout.dim;
+  const PetscInt    dim  = hj->sw.layout.dim;
   PetscReal         amax = 0, amin = PETSC_MAX_REAL, absmax = 0, lhi, llo, w;
   PetscInt          ineg = -1, ioff = -1; /* a Ritz value with real part <= 0; one without its conjugate */
   PetscBool         ok;
@@ -121,9 +121,9 @@ PetscErrorCode HJOmegaChoose(PC pc, PetscBool smoother)
   HJOmegaRule rule;
 
   PetscFunctionBegin;
-  hj->subits = hj->subitsasked; /* what was asked for (a rule's k of an earlier setup is undone) */
-  if (om->user > 0) {
-    hj->omega = om->user;
+  hj->sw.k = hj->asked.k; /* what was asked for (a rule's k of an earlier setup is undone) */
+  if (hj->asked.omega > 0) {
+    hj->omega = hj->asked.omega;
     om->rule  = HJ_OMEGA_GIVEN;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -131,9 +131,9 @@ PetscErrorCode HJOmegaChoose(PC pc, PetscBool smoother)
   PetscCall(OmegaFromRitz(pc, smoother, &w, &rule));
   om->rule  = rule;
   hj->omega = rule == HJ_OMEGA_FALLBACK ? 1.0 : w;
-  if (rule != HJ_OMEGA_SPECTRUM && !hj->subitsset) hj->subits = 1;
-  PetscCall(PetscInfo(pc, "omega %g, k %" PetscInt_FMT " %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, hj->subits, rule == HJ_OMEGA_FALLBACK ? "(rule fallback)" : "chosen from the operator", hj->spec.reused ? "reused" : "new",
-                      hj->spec.nritz, om->why, rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; keeping the subiterations the user set" : (rule == HJ_OMEGA_UPPER ? "; k = 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI"))));
+  if (rule != HJ_OMEGA_SPECTRUM && !hj->asked.kset) hj->sw.k = 1;
+  PetscCall(PetscInfo(pc, "omega %g, k %" PetscInt_FMT " %s (%s estimate, %" PetscInt_FMT " Ritz values): %s%s\n", (double)hj->omega, hj->sw.k, rule == HJ_OMEGA_FALLBACK ? "(rule fallback)" : "chosen from the operator", hj->spec.reused ? "reused" : "new",
+                      hj->spec.nritz, om->why, rule == HJ_OMEGA_SPECTRUM ? "" : (hj->asked.kset ? "; keeping the subiterations the user set" : (rule == HJ_OMEGA_UPPER ? "; k = 1" : "; k = 1, omega 1: PCJACOBI/PCPBJACOBI"))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -143,7 +143,7 @@ PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
   HJOmega    *om = &hj->om;
 
   PetscFunctionBegin;
-  if (om->user > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (given)\n", (double)om->user));
+  if (hj->asked.omega > 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (given)\n", (double)hj->asked.omega));
   else if (om->rule == HJ_OMEGA_UNUSED) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega unused: Chebyshev weights on a given interval\n"));
   else if (!hj->spec.have) PetscCall(PetscViewerASCIIPrintf(viewer, "  omega auto: chosen from a spectrum estimate of D^{-1}A at setup\n"));
   else {
@@ -151,7 +151,7 @@ PetscErrorCode HJOmegaView(PC pc, PetscViewer viewer)
     HJSpectrumExtremes(&hj->spec, &amax, &imax);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  omega %g (auto%s): %" PetscInt_FMT " Arnoldi steps on D^{-1}A, largest real part %.4g, largest imaginary part %.3g%s\n", (double)hj->omega, om->rule == HJ_OMEGA_FALLBACK ? ", fallback" : "", hj->spec.nritz, (double)amax, (double)imax,
                                      hj->spec.recompute ? ", recomputed when the values change" : ""));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why, om->rule == HJ_OMEGA_SPECTRUM ? "" : (hj->subitsset ? "; subiterations as set by the user" : (om->rule == HJ_OMEGA_UPPER ? "; k = 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)"))));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "    %s%s\n", om->why, om->rule == HJ_OMEGA_SPECTRUM ? "" : (hj->asked.kset ? "; subiterations as set by the user" : (om->rule == HJ_OMEGA_UPPER ? "; k = 1" : "; fallback: k = 1, omega 1 (PCJACOBI/PCPBJACOBI)"))));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -30,9 +30,9 @@ static PetscErrorCode VectorBackend(PC pc, const HJBackendOps **ops)
 static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 {
   PC_HJacobi         *hj    = (PC_HJacobi *)pc->data;
-  const HJLayout     *L     = &hj->layout;
+  const HJLayout     *L     = &hj->sw.layout;
   const PetscInt      dof   = L->dof;
-  const PetscScalar  *vals  = hj->st.invdiag;
+  const PetscScalar  *vals  = hj->sw.st.invdiag;
   MatType             mtype = MATAIJ;
   PetscInt            rstart, nloc;
   const HJBackendOps *vops;
@@ -42,7 +42,7 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
   PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
   PetscCall(MatGetLocalSize(pc->pmat, &nloc, NULL));
   PetscCall(VectorBackend(pc, &vops));
-  if (vops->invdiagblocks) PetscCall((*vops->invdiagblocks)(pc, &hj->st, &mtype, &vals));
+  if (vops->invdiagblocks) PetscCall((*vops->invdiagblocks)(pc, &hj->sw.st, &mtype, &vals));
   PetscCheck(vals, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "No inverse diagonal blocks to estimate with");
   PetscCall(MatCreate(PetscObjectComm((PetscObject)pc), Dinv));
   PetscCall(MatSetSizes(*Dinv, nloc, nloc, PETSC_DETERMINE, PETSC_DETERMINE));
@@ -68,8 +68,8 @@ static PetscErrorCode CreateInverseDiagonal(PC pc, Mat *Dinv)
 static PetscErrorCode CreateInverseDiagonalVec(PC pc, Vec like, Vec *dinv)
 {
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  const HJStencil    *st = &hj->st;
-  const PetscInt      n  = hj->layout.nlocal;
+  const HJStencil    *st = &hj->sw.st;
+  const PetscInt      n  = hj->sw.layout.nlocal;
   MPI_Comm            comm;
   PetscMPIInt         size;
   VecType             vt;
@@ -104,7 +104,7 @@ static PetscErrorCode ApplyInverseDiagonal(PC dpc, Vec x, Vec y)
 static PetscErrorCode FillStart(PC pc, Vec v)
 {
   PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
-  const HJLayout     *L  = &hj->layout;
+  const HJLayout     *L  = &hj->sw.layout;
   PetscScalar        *a;
   PetscMemType        mt;
   PetscInt            u = 0;
@@ -166,7 +166,7 @@ static PetscErrorCode Estimate(PC pc, HJSpectrum *sp)
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPGMRESSetRestart(ksp, HJ_SPECTRUM_STEPS));
   PetscCall(HJPmatReadable(pc->pmat, &R)); /* SBAIJ: an AIJ copy, as the extraction read */
-  if (((PC_HJacobi *)pc->data)->layout.dof > 1) {
+  if (((PC_HJacobi *)pc->data)->sw.layout.dof > 1) {
     PetscCall(CreateInverseDiagonal(pc, &Dinv));
     PetscCall(KSPSetOperators(ksp, R, Dinv));
     PetscCall(KSPGetPC(ksp, &dpc));

@@ -48,7 +48,7 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   PCHJacobiPackageInitialized = PETSC_TRUE;
   PetscCall(PCRegister(PCHJACOBI, PCCreate_HJacobi));
   PetscCall(PCRegister(PCHJMG, PCCreate_HJMG));       /* src/mg/: PCMG with hjacobi smoothers */
-  PetscCall(PCRegister(PCHJDENSE, PCCreate_HJDense)); /* src/mg/dense.cxx: hjmg's coarse solve on the GPU */
+  PetscCall(PCRegister(PCHJDENSE, PCCreate_HJDense)); /* src/pc/hjdense/hjdense.cxx: hjmg's coarse solve on the GPU */
   PetscCall(PetscLogEventRegister("PCHJacobiExtract", PC_CLASSID, &PCHJACOBI_Extract));
   PetscCall(PetscLogEventRegister("PCHJacobiEstimate", PC_CLASSID, &PCHJACOBI_Estimate));
   PetscCall(PetscLogEventRegister("PCHJacobiCycle", PC_CLASSID, &PCHJACOBI_Cycle));

@@ -14,9 +14,9 @@ static PetscErrorCode HJResidualRefusal(PC pc, const char **why)
 
   PetscFunctionBegin;
   *why = NULL;
-  if (!pc->setupcalled || !hj->ops || !hj->haslayout || !hj->st.noff || !pc->pmat) *why = "the PC is not set up";
+  if (!pc->setupcalled || !hj->ops || !hj->sw.haslayout || !hj->sw.st.noff || !pc->pmat) *why = "the PC is not set up";
   else if (pc->mat != pc->pmat) *why = "the operator (Amat) is not the Pmat the stencil comes from";
-  else if (hj->layout.dof != 1) *why = "dof > 1 (point-block stencils have no residual operation)";
+  else if (hj->sw.layout.dof != 1) *why = "dof > 1 (point-block stencils have no residual operation)";
   else {
     PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
     PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
@@ -61,10 +61,10 @@ PetscErrorCode PCHJacobiResidual_HJacobi(PC pc, Vec b, Vec x, Vec r, PetscBool *
     PetscCall(VecGetLocalSize(x, &nx));
     PetscCall(VecGetLocalSize(r, &nr));
     /* as MatMult: vectors of another layout are an error on the rank that has them */
-    PetscCheck(nb == hj->layout.nlocal && nx == hj->layout.nlocal && nr == hj->layout.nlocal, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCHJACOBI residual: local sizes b %" PetscInt_FMT ", x %" PetscInt_FMT ", r %" PetscInt_FMT " differ from the operator's %" PetscInt_FMT, nb, nx, nr,
-               hj->layout.nlocal);
+    PetscCheck(nb == hj->sw.layout.nlocal && nx == hj->sw.layout.nlocal && nr == hj->sw.layout.nlocal, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "PCHJACOBI residual: local sizes b %" PetscInt_FMT ", x %" PetscInt_FMT ", r %" PetscInt_FMT " differ from the operator's %" PetscInt_FMT, nb, nx, nr,
+               hj->sw.layout.nlocal);
     PetscCall(PetscLogEventBegin(PCHJACOBI_Residual, pc, b, x, r));
-    PetscCall(HJBackendResidual(pc, &hj->st, b, x, r, &why));
+    PetscCall(HJBackendResidual(pc, &hj->sw.st, b, x, r, &why));
     PetscCall(PetscLogEventEnd(PCHJACOBI_Residual, pc, b, x, r));
     if (!why) {
       *done = PETSC_TRUE;

@@ -93,7 +93,7 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   PetscFunctionBegin;
   PetscCall(TestingKSP(pc, &ksp));
   if (!ksp) { /* no test asked for (PCMG smoother, KSPConvergedSkip, a direct call): norm-free */
-    PetscCall(HJBackendCycles(pc, &hj->st, b, y, its * hj->cycles, guesszero));
+    PetscCall(HJBackendCycles(pc, &hj->sw.st, b, y, its * hj->cycles, guesszero));
     *outits = its;
     *reason = PCRICHARDSON_CONVERGED_ITS;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -106,7 +106,7 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   kr = Decide(rnorm, rnorm0, rtol, abstol, dtol);
   while (kr == KSP_CONVERGED_ITERATING && done < its) {
     const PetscInt n = PetscMin(hj->richcheck, its - done);
-    PetscCall(HJBackendCycles(pc, &hj->st, b, y, n * hj->cycles, (PetscBool)(guesszero && done == 0)));
+    PetscCall(HJBackendCycles(pc, &hj->sw.st, b, y, n * hj->cycles, (PetscBool)(guesszero && done == 0)));
     done += n;
     PetscCall(TrueResidualNorm(pc, b, y, r, &rnorm));
     kr = Decide(rnorm, rnorm0, rtol, abstol, dtol);
@@ -120,93 +120,14 @@ static PetscErrorCode PCApplyRichardson_HJacobi(PC pc, Vec b, Vec y, Vec w, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCHJacobiSetRichardsonCheck_HJacobi(PC pc, PetscInt m)
+PetscErrorCode HJRichardsonInstall(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(m >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Richardson check period must be >= 1 iteration; got %" PetscInt_FMT " (-pc_hjacobi_richardson_check)", m);
-  hj->richcheck = m;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiGetRichardsonCheck_HJacobi(PC pc, PetscInt *m)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  *m = hj->richcheck;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode HJRichardsonInstall(PC pc, PetscBool install)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  if (install) {
-    hj->richcheck            = 4;
-    pc->ops->applyrichardson = PCApplyRichardson_HJacobi;
-    pc->ops->presolve        = PCPreSolve_HJacobi;
-    pc->ops->postsolve       = PCPostSolve_HJacobi;
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiSetRichardsonCheck - Sets m, how often `PCApplyRichardson()` checks the true residual when the solving
-  `KSP` asks for a convergence test
-
-  Logically Collective
-
-  Input Parameters:
-+ pc - the `PCHJACOBI` preconditioner
-- m  - Richardson iterations (each c cycles) between two residual checks, >= 1
-
-  Options Database Key:
-. -pc_hjacobi_richardson_check <m> - default 4
-
-  Level: intermediate
-
-  Notes:
-  `-ksp_type richardson -pc_type hjacobi` runs in `PCApplyRichardson()` without computing norms between cycles. When
-  the `KSP`'s convergence test is `KSPConvergedDefault()` (the default) and its norm type is not `KSP_NORM_NONE`,
-  the true residual norm ||b - A x|| is computed before the first iteration, every m iterations and after the last,
-  and the solve stops as `KSPConvergedDefault()` would (rtol relative to ||b||, abstol, dtol, NaN) with the right
-  reason and iteration count, at most m - 1 iterations after the generic loop would stop; `KSPGetResidualNorm()` then
-  returns the last true residual norm. The unpreconditioned norm is tested whatever the `KSP`'s norm type. Each check costs a
-  `MatMult()` and a norm. As a multigrid smoother (`KSPConvergedSkip()`) no norm is ever computed.
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetCycles()`, `KSPRICHARDSON`, `KSPSetTolerances()`
-@*/
-PetscErrorCode PCHJacobiSetRichardsonCheck(PC pc, PetscInt m)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, m, 2);
-  PetscTryMethod(pc, "PCHJacobiSetRichardsonCheck_C", (PC, PetscInt), (pc, m));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiGetRichardsonCheck - Gets m, the Richardson iterations between two true-residual checks
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCHJACOBI` preconditioner
-
-  Output Parameter:
-. m - the check period
-
-  Level: intermediate
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetRichardsonCheck()`
-@*/
-PetscErrorCode PCHJacobiGetRichardsonCheck(PC pc, PetscInt *m)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCHJacobiGetRichardsonCheck_C", (PC, PetscInt *), (pc, m));
+  hj->richcheck            = 4;
+  pc->ops->applyrichardson = PCApplyRichardson_HJacobi;
+  pc->ops->presolve        = PCPreSolve_HJacobi;
+  pc->ops->postsolve       = PCPostSolve_HJacobi;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

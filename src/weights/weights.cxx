@@ -91,10 +91,10 @@ static PetscBool IsSmoother(PC pc)
 static PCHJacobiWeightType Wanted(PC pc)
 {
   PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  if (hj->wt.type != PC_HJACOBI_WEIGHTS_AUTO) return hj->wt.type;
+  if (hj->asked.weights != PC_HJACOBI_WEIGHTS_AUTO) return hj->asked.weights;
   PetscBool overlap = PETSC_FALSE;
-  for (PetscInt d = 0; d < hj->layout.dim; d++) overlap = (PetscBool)(overlap || hj->overlap[d] > 0); /* the grid's directions only */
-  return (!IsSmoother(pc) && !(hj->om.user > 0) && hj->subitsasked > 1 && !overlap) ? PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED : PC_HJACOBI_WEIGHTS_CONSTANT;
+  for (PetscInt d = 0; d < hj->sw.layout.dim; d++) overlap = (PetscBool)(overlap || hj->sw.overlap[d] > 0); /* the grid's directions only */
+  return (!IsSmoother(pc) && !(hj->asked.omega > 0) && hj->asked.k > 1 && !overlap) ? PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED : PC_HJACOBI_WEIGHTS_CONSTANT;
 }
 
 /* the degree's floor of lo (top of this file): T_m((hi + lo)/(hi - lo)) = HJ_CHEB_TAU */
@@ -112,43 +112,57 @@ static PetscErrorCode CheckRepresentable(PC pc, PetscReal lo, PetscReal hi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode HJWeightsSetUp(PC pc)
+/* the first step of the sweeps' setup: the spectrum estimate where needed, then omega and k (the omega rules, or as given) */
+PetscErrorCode HJWeightsChooseK(PC pc)
 {
   PC_HJacobi         *hj   = (PC_HJacobi *)pc->data;
   HJWeights          *wt   = &hj->wt;
   PCHJacobiWeightType want = Wanted(pc);
-  PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && wt->ulo > 0 && wt->uhi > 0);
-  PetscReal           hi = 0, lo = 0, amax = 0, imax = 0;
-  PetscInt            k;
+  PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && hj->asked.lo > 0 && hj->asked.hi > 0);
+  PetscReal           amax = 0, imax = 0;
 
   PetscFunctionBegin;
   wt->smoother = IsSmoother(pc);
-  wt->why[0]   = 0;
   wt->bound    = 0;
-  wt->lofloor = wt->hibelow = PETSC_FALSE;
   /* the estimate: for the automatic omega, and for Chebyshev weights (their hi, or to check a given hi) */
-  if (cheb || !(hj->om.user > 0)) {
+  if (cheb || !(hj->asked.omega > 0)) {
     PetscCall(HJSpectrumUpdate(pc));
     HJSpectrumExtremes(&hj->spec, &amax, &imax);
     wt->bound = PetscCeilReal(100 * HJ_SPECTRUM_SAFE * amax) / 100;
   }
   if (given) { /* the interval as given: omega unused (unless given), k as asked */
-    hj->subits  = hj->subitsasked;
-    hj->omega   = hj->om.user > 0 ? hj->om.user : 1;
-    hj->om.rule = hj->om.user > 0 ? HJ_OMEGA_GIVEN : HJ_OMEGA_UNUSED;
+    hj->sw.k    = hj->asked.k;
+    hj->omega   = hj->asked.omega > 0 ? hj->asked.omega : 1;
+    hj->om.rule = hj->asked.omega > 0 ? HJ_OMEGA_GIVEN : HJ_OMEGA_UNUSED;
   } else PetscCall(HJOmegaChoose(pc, wt->smoother));
-  k = hj->subits;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the last step: the k weights for the k and omega of HJWeightsChooseK() and the tile in use */
+PetscErrorCode HJWeightsSetUp(PC pc)
+{
+  PC_HJacobi         *hj   = (PC_HJacobi *)pc->data;
+  HJWeights          *wt   = &hj->wt;
+  PCHJacobiWeightType want = Wanted(pc);
+  PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && hj->asked.lo > 0 && hj->asked.hi > 0);
+  PetscReal           hi = 0, lo = 0, amax = 0, imax = 0;
+  const PetscInt      k = hj->sw.k;
+
+  PetscFunctionBegin;
+  wt->why[0]  = 0;
+  wt->lofloor = wt->hibelow = PETSC_FALSE;
+  if (cheb || !(hj->asked.omega > 0)) HJSpectrumExtremes(&hj->spec, &amax, &imax);
   if (cheb && !given && hj->om.rule == HJ_OMEGA_FALLBACK) {
     cheb = PETSC_FALSE;
     PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "constant: the spectrum estimate found no damping that contracts (see omega), so no Chebyshev interval"));
   }
-  if (cheb && !(wt->uhi > 0)) {
+  if (cheb && !(hj->asked.hi > 0)) {
     if (!(amax > 0 && imax <= HJ_CHEB_IMAG * amax)) {
       cheb = PETSC_FALSE;
       PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "constant: the Ritz values of D^{-1}A are not near the positive real axis (imaginary parts beyond %g of the largest real part)", (double)HJ_CHEB_IMAG));
     } else hi = wt->bound;
   } else if (cheb) {
-    hi = wt->uhi;
+    hi = hj->asked.hi;
     if (wt->bound > 0 && hi < wt->bound && !(imax > HJ_CHEB_IMAG * amax)) {
       wt->hibelow = PETSC_TRUE;
       PetscCall(PetscInfo(pc, "the given Chebyshev hi %g is below the spectrum estimate's bound %g (1.1 x the largest real part of the Ritz values of D^{-1}A): modes above hi grow\n", (double)hi, (double)wt->bound));
@@ -156,14 +170,14 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   }
   if (cheb) {
     const PetscInt m = want == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? k : k / 2;
-    if (wt->ulo > 0) lo = wt->ulo;
+    if (hj->asked.lo > 0) lo = hj->asked.lo;
     else { /* the directions with couplings on some rank (HJStencil.zerodir: none on this rank) make the model's dimension */ PetscMPIInt zl[3], zg[3];
       PetscReal                                                                                                                           c  = 0, floor;
       PetscInt                                                                                                                            nd = 0;
-      for (PetscInt d = 0; d < 3; d++) zl[d] = (PetscMPIInt)(d < hj->layout.dim && hj->st.zerodir[d]);
+      for (PetscInt d = 0; d < 3; d++) zl[d] = (PetscMPIInt)(d < hj->sw.layout.dim && hj->sw.st.zerodir[d]);
       PetscCallMPI(MPI_Allreduce(zl, zg, 3, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc)));
-      for (PetscInt d = 0; d < hj->layout.dim; d++)
-        if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->tile[d], hj->layout.M[d]) + 1)), nd++;
+      for (PetscInt d = 0; d < hj->sw.layout.dim; d++)
+        if (!zg[d]) c += PetscCosReal(PETSC_PI / (PetscMin(hj->sw.tile[d], hj->sw.layout.M[d]) + 1)), nd++;
       lo    = nd ? hi / 2 * (1 - c / nd) : hi / 2;
       floor = m >= 1 ? DegreeFloor(m, hi) : 0;
       if (floor > lo) {
@@ -176,7 +190,7 @@ PetscErrorCode HJWeightsSetUp(PC pc)
   }
   PetscCall(PetscFree(wt->w));
   PetscCall(PetscMalloc1(k, &wt->w));
-  wt->n = k;
+  hj->sw.w = wt->w;
   if (cheb) {
     PetscReal *nodes;
     PetscBool *taken;
@@ -192,13 +206,17 @@ PetscErrorCode HJWeightsSetUp(PC pc)
     wt->lo = lo;
     wt->hi = hi;
     if (!wt->why[0])
-      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", wt->type != PC_HJACOBI_WEIGHTS_AUTO ? "as asked" : "auto: the default outside a multigrid smoother for k > 1", wt->ulo > 0 ? "given" : (wt->lofloor ? "the degree's floor (above the tile size's, which the degree cannot resolve)" : "from the tile size"), wt->uhi > 0 ? (wt->hibelow ? "given, below the estimate's bound: modes above it grow" : "given") : "from the spectrum estimate"));
+      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s, lo %s, hi %s", hj->asked.weights != PC_HJACOBI_WEIGHTS_AUTO ? "as asked" : "auto: the default outside a multigrid smoother for k > 1", hj->asked.lo > 0 ? "given" : (wt->lofloor ? "the degree's floor (above the tile size's, which the degree cannot resolve)" : "from the tile size"),
+                              hj->asked.hi > 0 ? (wt->hibelow ? "given, below the estimate's bound: modes above it grow" : "given") : "from the spectrum estimate"));
   } else {
     for (PetscInt j = 0; j < k; j++) wt->w[j] = hj->omega;
     wt->used = PC_HJACOBI_WEIGHTS_CONSTANT;
     wt->lo = wt->hi = 0;
     if (!wt->why[0])
-      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s", wt->type == PC_HJACOBI_WEIGHTS_CONSTANT ? "as asked" : (wt->smoother ? (wt->role == HJ_ROLE_SMOOTHER ? "auto: the default of a multigrid smoother (role set)" : "auto: the default of a multigrid smoother (options prefix with mg_levels_)") : (hj->subitsasked == 1 ? "auto: the default for k = 1" : (hj->om.user > 0 ? "auto: omega was given" : "auto: the default with overlap > 0")))));
+      PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "%s",
+                              hj->asked.weights == PC_HJACOBI_WEIGHTS_CONSTANT ? "as asked"
+                                                                               : (wt->smoother ? (wt->role == HJ_ROLE_SMOOTHER ? "auto: the default of a multigrid smoother (role set)" : "auto: the default of a multigrid smoother (options prefix with mg_levels_)")
+                                                                                               : (hj->asked.k == 1 ? "auto: the default for k = 1" : (hj->asked.omega > 0 ? "auto: omega was given" : "auto: the default with overlap > 0")))));
   }
   PetscCall(PetscInfo(pc, "sweep weights %s (%s) on [%g, %g], k %" PetscInt_FMT ": w_1 %g ... w_k %g\n", PCHJacobiWeightTypes[wt->used], wt->why, (double)wt->lo, (double)wt->hi, k, (double)wt->w[0], (double)wt->w[k - 1]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -210,11 +228,11 @@ PetscErrorCode HJWeightsView(PC pc, PetscViewer viewer)
   HJWeights  *wt = &hj->wt;
 
   PetscFunctionBegin;
-  if (!wt->n) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s%s\n", PCHJacobiWeightTypes[wt->type], wt->type == PC_HJACOBI_WEIGHTS_AUTO ? " (constant for a multigrid smoother, k = 1 or overlap > 0, chebyshev_squared elsewhere)" : ""));
+  if (!hj->sw.w) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s%s\n", PCHJacobiWeightTypes[hj->asked.weights], hj->asked.weights == PC_HJACOBI_WEIGHTS_AUTO ? " (constant for a multigrid smoother, k = 1 or overlap > 0, chebyshev_squared elsewhere)" : ""));
   } else if (IsChebyshev(wt->used)) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights %s on [%g, %g] (%s): %s, %g ... %g\n", PCHJacobiWeightTypes[wt->used], (double)wt->lo, (double)wt->hi, wt->why, wt->used == PC_HJACOBI_WEIGHTS_CHEBYSHEV ? "1/(Chebyshev nodes of degree k) in Leja order" : "1/(Chebyshev nodes of degree k/2), each twice, in Leja order",
-                                     (double)wt->w[0], (double)wt->w[wt->n - 1]));
+                                     (double)wt->w[0], (double)wt->w[hj->sw.k - 1]));
     if (wt->hibelow) PetscCall(PetscViewerASCIIPrintf(viewer, "    warning: the given hi %g is below the spectrum estimate's bound %g: the modes above hi grow in every cycle\n", (double)wt->hi, (double)wt->bound));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  sweep weights constant, omega in every sweep (%s)\n", wt->why));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -227,273 +245,14 @@ PetscErrorCode HJWeightsReset(PC pc)
   PetscFunctionBegin;
   PetscCall(HJSpectrumReset(pc));
   PetscCall(PetscFree(hj->wt.w));
-  hj->wt.n = 0;
+  hj->sw.w = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ------------------------------ options, setters and getters ------------------------------ */
-PetscErrorCode HJWeightsSetFromOptions(PC pc, HJ_OPTION_ITEMS)
+PetscErrorCode HJWeightsCheckInterval(PC pc, PetscReal lo, PetscReal hi)
 {
-  PC_HJacobi         *hj    = (PC_HJacobi *)pc->data;
-  PCHJacobiWeightType type  = hj->wt.type;
-  PetscReal           iv[3] = {hj->wt.ulo, hj->wt.uhi, 0};
-  PetscInt            n     = 3; /* room for a third value, refused below */
-  PetscBool           flg, given;
-
   PetscFunctionBegin;
-  PetscCall(PetscOptionsEnum("-pc_hjacobi_weights", "Weights of the k sweeps: constant (omega in every sweep), chebyshev (1/Chebyshev nodes of [lo, hi], degree k), chebyshev_squared (degree k/2, squared), auto (constant for a multigrid smoother, k = 1 or overlap > 0, else chebyshev_squared)", "PCHJacobiSetWeights", PCHJacobiWeightTypes, (PetscEnum)type, (PetscEnum *)&type, &flg));
-  if (flg) PetscCall(PCHJacobiSetWeights(pc, type));
-  PetscCall(PetscOptionsRealArray("-pc_hjacobi_chebyshev_interval", "Interval lo,hi of the Chebyshev weights (0 < lo < hi; 0: chosen at setup, lo from the tile size, hi from the spectrum estimate)", "PCHJacobiSetChebyshevInterval", iv, &n, &flg));
-  PetscCall(PetscOptionsHasName(((PetscObject)pc)->options, ((PetscObject)pc)->prefix, "-pc_hjacobi_chebyshev_interval", &given));
-  if (flg || given) { /* PETSc reports an option given without values as not set, with n = 0 */
-    PetscCheck(n == 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONG, "-pc_hjacobi_chebyshev_interval needs two numbers lo,hi (0 for one chosen at setup); got %" PetscInt_FMT, n);
-    PetscCall(PCHJacobiSetChebyshevInterval(pc, iv[0], iv[1]));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiSetWeights_HJacobi(PC pc, PCHJacobiWeightType type)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(type >= PC_HJACOBI_WEIGHTS_AUTO && type <= PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJacobiWeightType %d (-pc_hjacobi_weights auto, constant, chebyshev or chebyshev_squared)", (int)type);
-  if (type != hj->wt.type) pc->setupcalled = 0; /* the backends' plans hold the weights */
-  hj->wt.type = type;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiGetWeights_HJacobi(PC pc, PCHJacobiWeightType *type)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  *type = hj->wt.n ? hj->wt.used : hj->wt.type;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiSetChebyshevInterval_HJacobi(PC pc, PetscReal lo, PetscReal hi)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  if (lo == (PetscReal)PETSC_DECIDE || lo == (PetscReal)PETSC_DEFAULT) lo = 0;
-  if (hi == (PetscReal)PETSC_DECIDE || hi == (PetscReal)PETSC_DEFAULT) hi = 0;
   PetscCheck(lo >= 0 && hi >= 0 && (lo == 0 || hi == 0 || (lo < hi && hi - lo > HJ_CHEB_WIDTH * hi)), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCHJACOBI Chebyshev interval [%g, %g]: needs 0 < lo < hi (hi - lo > %g hi), or 0 (PETSC_DECIDE) for a bound chosen at setup (-pc_hjacobi_chebyshev_interval lo,hi)", (double)lo, (double)hi, (double)HJ_CHEB_WIDTH);
   PetscCall(CheckRepresentable(pc, lo, hi));
-  if (lo != hj->wt.ulo || hi != hj->wt.uhi) pc->setupcalled = 0;
-  hj->wt.ulo = lo;
-  hj->wt.uhi = hi;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiGetChebyshevInterval_HJacobi(PC pc, PetscReal *lo, PetscReal *hi)
-{
-  PC_HJacobi     *hj    = (PC_HJacobi *)pc->data;
-  const PetscBool inuse = (PetscBool)(hj->wt.n && IsChebyshev(hj->wt.used));
-
-  PetscFunctionBegin;
-  if (lo) *lo = inuse ? hj->wt.lo : (hj->wt.ulo > 0 ? hj->wt.ulo : (PetscReal)PETSC_DECIDE);
-  if (hi) *hi = inuse ? hj->wt.hi : (hj->wt.uhi > 0 ? hj->wt.uhi : (PetscReal)PETSC_DECIDE);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCHJacobiGetSweepWeights_HJacobi(PC pc, PetscInt *k, const PetscReal *w[])
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(hj->wt.n, PetscObjectComm((PetscObject)pc), PETSC_ERR_ORDER, "PCHJacobiGetSweepWeights() needs PCSetUp() first: the weights are chosen there");
-  if (k) *k = hj->wt.n;
-  if (w) *w = hj->wt.w;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the role, set by code that knows what the PC is used as (HJ_ROLE_UNSET: from the options prefix) */
-PetscErrorCode PCHJacobiSetRole_HJacobi(PC pc, PetscInt role)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  PetscCheck(role >= HJ_ROLE_UNSET && role <= HJ_ROLE_SMOOTHER, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Unknown PCHJACOBI role %" PetscInt_FMT, role);
-  if ((HJRole)role != hj->wt.role) pc->setupcalled = 0;
-  hj->wt.role = (HJRole)role;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode HJSetRole(PC pc, HJRole role)
-{
-  PetscFunctionBegin;
-  PetscTryMethod(pc, "PCHJacobiSetRole_C", (PC, PetscInt), (pc, (PetscInt)role));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode HJWeightsInstall(PC pc, PetscBool install)
-{
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-
-  PetscFunctionBegin;
-  if (install) {
-    hj->wt.type = PC_HJACOBI_WEIGHTS_AUTO;
-    hj->wt.ulo = hj->wt.uhi = 0;
-    hj->wt.role             = HJ_ROLE_UNSET;
-  } else PetscCall(HJWeightsReset(pc));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiSetWeights - Sets how the weights w_1..w_k of a tile's k sweeps are chosen
-
-  Logically Collective
-
-  Input Parameters:
-+ pc   - the `PCHJACOBI` preconditioner
-- type - `PC_HJACOBI_WEIGHTS_AUTO` (the default), `PC_HJACOBI_WEIGHTS_CONSTANT`, `PC_HJACOBI_WEIGHTS_CHEBYSHEV` or
-         `PC_HJACOBI_WEIGHTS_CHEBYSHEV_SQUARED`
-
-  Options Database Key:
-. -pc_hjacobi_weights <auto,constant,chebyshev,chebyshev_squared> - the weights
-
-  Level: intermediate
-
-  Notes:
-  Sweep j of a tile is y <- y + w_j D^{-1}(b - A y). constant: w_j = omega (`PCHJacobiSetOmega()`; the paper's
-  method). chebyshev: w_j = 1/l_j, l_j the k Chebyshev nodes of an interval [lo, hi] (`PCHJacobiSetChebyshevInterval()`;
-  by default hi from the spectrum estimate of D^{-1}A that the automatic omega makes, and lo from the tile size), taken
-  in Leja order; the k sweeps are then the Chebyshev polynomial of degree k of the tile's operator, which solves each
-  tile far better than k equal sweeps at the same cost. chebyshev_squared: each of the k/2 Chebyshev nodes twice
-  (1/hi last for odd k): the square of the Chebyshev polynomial of degree k/2, never negative; the same preconditioner
-  as chebyshev up to a positive scalar (CG and GMRES iterate alike), and with overlap 0 a Richardson iteration that
-  converges where block Jacobi does, where chebyshev's may diverge. The weights are chosen once per `PCSetUp()`.
-  auto: constant for a multigrid smoother (a `PCMG` level: the PC's options prefix contains mg_levels_), where the
-  high frequencies must be damped evenly and k is small, for k = 1, and for overlap > 0 (whose Richardson iteration
-  with Chebyshev weights diverged in some measured cases); chebyshev_squared elsewhere (`PCApply()` in a
-  Krylov method, `-ksp_type richardson -pc_type hjacobi`); constant also when the omega was given, or when the
-  spectrum estimate finds no damping that contracts or Ritz values off the real axis (`-pc_view` and `-info` say which
-  and why).
-  The properties of the method hold with either: k = 1 is one Jacobi sweep damped by w_1, overlap 0 gives a symmetric
-  positive definite preconditioner for SPD A (hi bounds the spectrum from above, so every factor stays below 1), and
-  `PCApplyTranspose()` is exact. A given omega does not change Chebyshev weights (it is still the damping of constant
-  weights, e.g. of k = 1, and what `PCHJacobiGetOmega()` returns).
-
-.seealso: `PCHJACOBI`, `PCHJacobiGetWeights()`, `PCHJacobiSetChebyshevInterval()`, `PCHJacobiGetSweepWeights()`, `PCHJacobiSetOmega()`
-@*/
-PetscErrorCode PCHJacobiSetWeights(PC pc, PCHJacobiWeightType type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveEnum(pc, type, 2);
-  PetscTryMethod(pc, "PCHJacobiSetWeights_C", (PC, PCHJacobiWeightType), (pc, type));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiGetWeights - Gets the weights of the sweeps: after `PCSetUp()` the ones in use (constant or Chebyshev),
-  before it the ones asked for
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCHJACOBI` preconditioner
-
-  Output Parameter:
-. type - the weights
-
-  Level: intermediate
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetWeights()`
-@*/
-PetscErrorCode PCHJacobiGetWeights(PC pc, PCHJacobiWeightType *type)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCHJacobiGetWeights_C", (PC, PCHJacobiWeightType *), (pc, type));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiSetChebyshevInterval - Sets the interval [lo, hi] whose Chebyshev nodes give the sweeps' weights
-
-  Logically Collective
-
-  Input Parameters:
-+ pc - the `PCHJACOBI` preconditioner
-. lo - lower end, > 0, or `PETSC_DECIDE` (the default): the smallest eigenvalue of a tile's D^{-1}A_TT for a Laplacian
-       with the tile's frozen halo, 1 - (1/dim) sum_d cos(pi/(t_d + 1)), scaled by hi/2
-- hi - upper end, > lo, or `PETSC_DECIDE` (the default): 1.1 times the largest real part of the Ritz values of D^{-1}A
-       (the spectrum estimate of the automatic omega), rounded up to 0.01
-
-  Options Database Key:
-. -pc_hjacobi_chebyshev_interval <lo,hi> - the interval (0 for an end chosen at setup)
-
-  Level: advanced
-
-  Notes:
-  hi must be at least the largest eigenvalue of D^{-1}A_TT: a larger one would grow in every cycle. lo may be larger or
-  smaller than the smallest: the polynomial stays within [-1, 1] on all of [0, hi]; lo near the tile's smallest
-  eigenvalue solves tiles best. Used by `PC_HJACOBI_WEIGHTS_CHEBYSHEV` (and auto where it chooses Chebyshev); given
-  both ends, setup still estimates the spectrum to check hi: a hi below the estimate's bound is taken and said
-  (`-pc_view`, `-info`). The ends must satisfy 1.5e-8 <= lo < hi <= 6.7e7 (weights within 1/sqrt(eps) of 1). The
-  estimated hi is reused, as omega is, while the Pmat keeps its nonzero pattern: when new values can raise the largest eigenvalue, use `PCHJacobiSetOmegaRecompute()` (a polynomial
-  of degree k grows faster above hi than k equal sweeps do).
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetWeights()`, `PCHJacobiGetChebyshevInterval()`
-@*/
-PetscErrorCode PCHJacobiSetChebyshevInterval(PC pc, PetscReal lo, PetscReal hi)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, lo, 2);
-  PetscValidLogicalCollectiveReal(pc, hi, 3);
-  PetscTryMethod(pc, "PCHJacobiSetChebyshevInterval_C", (PC, PetscReal, PetscReal), (pc, lo, hi));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCHJacobiGetChebyshevInterval - Gets the Chebyshev interval: after `PCSetUp()` with Chebyshev weights the one in use,
-  else the one given (`PETSC_DECIDE` for an end chosen at setup)
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCHJACOBI` preconditioner
-
-  Output Parameters:
-+ lo - lower end (or `NULL`)
-- hi - upper end (or `NULL`)
-
-  Level: advanced
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetChebyshevInterval()`
-@*/
-PetscErrorCode PCHJacobiGetChebyshevInterval(PC pc, PetscReal *lo, PetscReal *hi)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCHJacobiGetChebyshevInterval_C", (PC, PetscReal *, PetscReal *), (pc, lo, hi));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  PCHJacobiGetSweepWeights - Gets the weights w_1..w_k of the k sweeps in use, in the order the sweeps run
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCHJACOBI` preconditioner, set up
-
-  Output Parameters:
-+ k - the number of sweeps (or `NULL`)
-- w - the weights, owned by the PC and valid until its next setup (or `NULL`)
-
-  Level: developer
-
-.seealso: `PCHJACOBI`, `PCHJacobiSetWeights()`
-@*/
-PetscErrorCode PCHJacobiGetSweepWeights(PC pc, PetscInt *k, const PetscReal *w[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCHJacobiGetSweepWeights_C", (PC, PetscInt *, const PetscReal **), (pc, k, w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -8,7 +8,7 @@
    changes one device value first, so a test can see the comparison fail. */
 PetscErrorCode HJCudaExtractCompare(PC pc, PetscInt perturb, PetscInt *ndiff)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJSweeps       *hj = HJSweepsOf(pc);
   const HJLayout *L  = &hj->layout;
   HJStencil       H, D;
   PetscInt        n = 0;

@@ -528,8 +528,8 @@ namespace
 /* extraction on the device for an aijcusparse Pmat whose values may live there */
 PetscErrorCode UseDevice(PC pc, Mat A, PetscBool *dev)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  PetscBool   cusp, bound = PETSC_FALSE;
+  HJSweeps *hj = HJSweepsOf(pc);
+  PetscBool cusp, bound = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &cusp, MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE, ""));
@@ -545,7 +545,7 @@ PetscErrorCode UseDevice(PC pc, Mat A, PetscBool *dev)
    the host, is what MatMult reads anyway), else on the host (the device copy is then made by HJCudaStencilEnsure). */
 PetscErrorCode HJCudaExtract(PC pc, Mat A, HJStencil *st, PetscBool valuesonly)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJSweeps       *hj = HJSweepsOf(pc);
   const HJLayout *L  = &hj->layout;
   PetscBool       dev, fits = PETSC_FALSE;
 

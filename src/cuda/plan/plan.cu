@@ -44,7 +44,7 @@
    (or a GPU with less) comes here. */
 static PetscErrorCode HJCudaTileFitCheck(PC pc, const HJCudaPlan *p)
 {
-  PC_HJacobi                        *hj  = (PC_HJacobi *)pc->data;
+  HJSweeps                          *hj  = HJSweepsOf(pc);
   const HJCuda                      *cu  = (const HJCuda *)hj->data;
   const HJLayout                    *ly  = &hj->layout;
   const hjcuda::Launch<PetscScalar> *L   = &p->L;
@@ -91,7 +91,7 @@ static PetscErrorCode HJCudaTileFitCheck(PC pc, const HJCudaPlan *p)
    per block aimed at. */
 static PetscErrorCode HJCudaPlanTile(PC pc, const HJStencil *st, long long npts, int target, HJCudaPlan *p)
 {
-  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
+  HJSweeps                    *hj   = HJSweepsOf(pc);
   const HJLayout              *ly   = &hj->layout;
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
@@ -158,7 +158,7 @@ PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
    and the rest after it. Only A's cycles exchange (A^T's correction starts from zero and reads no halo). */
 static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
-  PC_HJacobi                        *hj = (PC_HJacobi *)pc->data;
+  HJSweeps                          *hj = HJSweepsOf(pc);
   const hjcuda::Launch<PetscScalar> *L  = &p->L;
   PetscInt                           t[3], o[3], ni, nt, *ids;
   PetscBool                          halo[3];
@@ -187,24 +187,24 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 /* The sweeps' weights (weights/weights.cxx, chosen at this setup) on the device, in PetscScalar and in float: L.wT, L.wf */
 static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
-  PC_HJacobi    *hj = (PC_HJacobi *)pc->data;
-  const PetscInt k  = hj->wt.n;
+  HJSweeps      *hj = HJSweepsOf(pc);
+  const PetscInt k  = hj->k;
   const size_t   nb = (size_t)k * (sizeof(PetscScalar) + sizeof(float));
   unsigned char *h;
 
   PetscFunctionBegin;
-  PetscCheck(k >= 1 && hj->wt.w && k == hj->subits, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights (%" PetscInt_FMT " for k = %" PetscInt_FMT ") are chosen before the backend's setup", k, hj->subits);
+  PetscCheck(k >= 1 && hj->w && k == hj->k, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The sweeps' weights (%" PetscInt_FMT " for k = %" PetscInt_FMT ") are chosen before the backend's setup", k, hj->k);
   PetscCall(PetscMalloc1(nb, &h));
   for (PetscInt j = 0; j < k; j++) {
-    ((PetscScalar *)h)[j]                       = (PetscScalar)hj->wt.w[j];
-    ((float *)(h + k * sizeof(PetscScalar)))[j] = (float)hj->wt.w[j];
+    ((PetscScalar *)h)[j]                       = (PetscScalar)hj->w[j];
+    ((float *)(h + k * sizeof(PetscScalar)))[j] = (float)hj->w[j];
   }
   PetscCallCUDA(cudaMalloc(&p->weights, nb));
   PetscCallCUDA(cudaMemcpyAsync(p->weights, h, nb, cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* before h is freed */
   PetscCall(PetscFree(h));
   p->L.wT = (const PetscScalar *)p->weights;
-  for (PetscInt j = 0; j < PetscMin(k, (PetscInt)hj::kColumnMaxK); j++) p->L.wv[j] = (PetscScalar)hj->wt.w[j];
+  for (PetscInt j = 0; j < PetscMin(k, (PetscInt)hj::kColumnMaxK); j++) p->L.wv[j] = (PetscScalar)hj->w[j];
   p->L.wf = (const float *)((unsigned char *)p->weights + k * sizeof(PetscScalar));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -216,7 +216,7 @@ static PetscErrorCode HJCudaPlanWeights(PC pc, cudaStream_t stream, HJCudaPlan *
    TileKernelBlock), for every k and with the user's tiling (no rows mode, no register strips). */
 PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaStream_t stream, HJCudaPlan *p)
 {
-  PC_HJacobi                  *hj   = (PC_HJacobi *)pc->data;
+  HJSweeps                    *hj   = HJSweepsOf(pc);
   const HJLayout              *ly   = &hj->layout;
   const MPI_Comm               comm = PetscObjectComm((PetscObject)pc);
   hjcuda::Launch<PetscScalar> *L    = &p->L;
@@ -234,7 +234,7 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
     PetscCheck(ly->xm[k] * (k ? 1 : ly->dof) < 2147483647, comm, PETSC_ERR_SUP, "The CUDA backend handles at most 2^31 - 1 points (x: values) per rank in one direction (direction %" PetscInt_FMT " has %" PetscInt_FMT " points of %" PetscInt_FMT " values): use more ranks", k, ly->xm[k], ly->dof);
   PetscCall(HJCudaPlanDestroy(p));
   PetscCall(PetscMemzero(p, sizeof(*p)));
-  tile         = (PetscBool)(hj->subits > 1 || o->forcetile || ly->dof > 1 || transpose);
+  tile         = (PetscBool)(hj->k > 1 || o->forcetile || ly->dof > 1 || transpose);
   rows         = (PetscBool)(!transpose && tile && ly->dim == 2 && ly->dof == 1 && st->kind == hj::STAR && st->zerodir[1] && o->kernel == HJ_CUDA_KERNEL_AUTO);
   L->transpose = transpose; /* with xzero: a transposed correction always starts from zero */
   L->xzero     = transpose;
@@ -267,11 +267,11 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   const HJCuda   *cu      = (const HJCuda *)hj->data;
   const long long ssz     = (long long)sizeof(PetscScalar);
   if (o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
-    const hj::ColumnNeed need = hj::ColumnNeeds(p->W, (int)hj->subits, ssz, cu->smemoptin);
+    const hj::ColumnNeed need = hj::ColumnNeeds(p->W, (int)hj->k, ssz, cu->smemoptin);
     PetscCheck(ly->dim == 3 && st->kind == hj::STAR && ly->dof == 1, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles 3D star (7-point) stencils of one field per point; this operator is a %" PetscInt_FMT "D %s stencil with dof %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared (or auto)", ly->dim, st->kind == hj::STAR ? "star" : "box", ly->dof);
     PetscCheck(!L->single, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns runs its sub-iterations in PetscScalar: use -pc_hjacobi_inner_precision native, or -pc_hjacobi_cuda_kernel shared");
-    PetscCheck(!tile || hj->subits <= hj::kColumnMaxK, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles k <= %d sub-iterations; k = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared", hj::kColumnMaxK, hj->subits);
-    PetscCheck(!tile || hj::ColumnFits(p->W, (int)hj->subits, ssz, cu->smemoptin), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel columns: tile %lldx%lld in x-y needs %lld threads (one per column with the halo ring, at most %lld) and %lld bytes of shared memory (device limit %d): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1],
+    PetscCheck(!tile || hj->k <= hj::kColumnMaxK, comm, PETSC_ERR_SUP, "-pc_hjacobi_cuda_kernel columns handles k <= %d sub-iterations; k = %" PetscInt_FMT ": use -pc_hjacobi_cuda_kernel shared", hj::kColumnMaxK, hj->k);
+    PetscCheck(!tile || hj::ColumnFits(p->W, (int)hj->k, ssz, cu->smemoptin), comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_kernel columns: tile %lldx%lld in x-y needs %lld threads (one per column with the halo ring, at most %lld) and %lld bytes of shared memory (device limit %d): use a smaller -pc_hjacobi_tile in x or y", p->W[0], p->W[1],
                need.threads, hj::kColumnMaxThreads, need.bytes + hj::kColumnStaticBytes, cu->smemoptin);
   }
   if (tile) {
@@ -294,11 +294,11 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
   L->diagT    = d->diag;
   for (PetscInt s = 0; s < 26; s++) L->cstT.c[s] = s < st->noff ? st->ccoef[s] : 0;
   L->cstT.invdiag = st->cinvdiag;
-  L->omega        = (PetscScalar)hj->wt.w[0]; /* the classic sweep (k = 1): w_1 */
+  L->omega        = (PetscScalar)hj->w[0]; /* the classic sweep (k = 1): w_1 */
   L->nlocal       = ly->nlocal;
   L->box          = hjcuda::Box{ly->xm[0], ly->xm[1], ly->xm[2], ly->ext[0], ly->ext[1]};
   L->xshift       = rows ? ly->ext[0] : 0;
-  L->k            = tile ? (int)hj->subits : 1;
+  L->k            = tile ? (int)hj->k : 1;
   if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && ly->dof == 1) { /* constant rows inside a boundary shell: the planes read in the shell only */
     PetscScalar ref[27];
     PetscBool   cint;
@@ -365,14 +365,14 @@ PetscErrorCode HJCudaPlanCreate(PC pc, HJStencil *st, PetscBool transpose, cudaS
 }
 
 /* Whether auto's plan of st will run the column kernel with its default tile t (hj::ColumnDefaultTile): a 3D star of
-   dof 1, native sub-iterations, k <= its most, the tile within the default tiles' shared memory, at least
+   dof 1, native sub-iterations, kmax (k as asked) <= its most, the tile within the default tiles' shared memory, at least
    hj::kColumnMinTiles tiles on this rank, and the operator constant or with row classes (the same tests as
    HJCudaPlanCreate's, made before the plan: the default tile is chosen before the sweeps' weights, which depend on it;
    so the interior check and the row classes run here and again in the plan: setup work, counted in the one-shot
    figures). For HJBackendOps.defaulttile. */
-PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cudaStream_t stream, PetscBool *take)
+PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, PetscInt kmax, const long long t[3], cudaStream_t stream, PetscBool *take)
 {
-  PC_HJacobi     *hj = (PC_HJacobi *)pc->data;
+  HJSweeps       *hj = HJSweepsOf(pc);
   const HJLayout *ly = &hj->layout;
   HJCudaOptions  *o;
   long long       w[3];
@@ -381,9 +381,8 @@ PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cud
   PetscCall(HJCudaOptionsGet(pc, &o));
   *take = PETSC_FALSE;
   for (int k = 0; k < 3; k++) w[k] = PetscMin(t[k], (long long)ly->xm[k]);
-  if (ly->dim != 3 || ly->dof != 1 || st->kind != hj::STAR || hj->inner != PC_HJACOBI_INNER_PRECISION_NATIVE || hj->subitsasked > hj::kColumnMaxK || !(o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS))
-    PetscFunctionReturn(PETSC_SUCCESS);
-  if (!hj::ColumnFits(w, (int)hj->subitsasked, (long long)sizeof(PetscScalar), hj::kDefaultTileBytes)) PetscFunctionReturn(PETSC_SUCCESS); /* (k as asked: the omega rules may lower it after the tile is chosen) */
+  if (ly->dim != 3 || ly->dof != 1 || st->kind != hj::STAR || hj->inner != PC_HJACOBI_INNER_PRECISION_NATIVE || kmax > hj::kColumnMaxK || !(o->kernel == HJ_CUDA_KERNEL_AUTO || o->kernel == HJ_CUDA_KERNEL_COLUMNS)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!hj::ColumnFits(w, (int)kmax, (long long)sizeof(PetscScalar), hj::kDefaultTileBytes)) PetscFunctionReturn(PETSC_SUCCESS);
   if (o->kernel == HJ_CUDA_KERNEL_AUTO && hj::NumTiles(ly->xm[0], t[0], 0) * hj::NumTiles(ly->xm[1], t[1], 0) * hj::NumTiles(ly->xm[2], t[2], 0) < hj::kColumnMinTiles) PetscFunctionReturn(PETSC_SUCCESS);
   if (st->constant || o->kernel == HJ_CUDA_KERNEL_COLUMNS) {
     *take = PETSC_TRUE;
@@ -415,8 +414,8 @@ PetscErrorCode HJCudaColumnsTake(PC pc, HJStencil *st, const long long t[3], cud
    is built lazily, and only PCApplyTranspose runs it) */
 PetscErrorCode HJCudaPlanOf(PC pc, const HJStencil *st, cudaStream_t stream, const HJCudaPlan **plan)
 {
-  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
-  HJCuda     *cu = (HJCuda *)hj->data;
+  HJSweeps *hj = HJSweepsOf(pc);
+  HJCuda   *cu = (HJCuda *)hj->data;
 
   PetscFunctionBegin;
   if (st == &hj->st) {
