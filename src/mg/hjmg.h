@@ -4,6 +4,9 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petsc/private/pcmgimpl.h>
 
+/* -pc_hjmg_gather_size's default (device vectors): the measurements are in doc/design.md "The coarse levels gathered" */
+#define HJMG_GATHER_SIZE 0
+
 /* what hjmg installed on one level (l >= 1) at the last setup */
 typedef struct {
   Mat              residual;   /* the MATSHELL given to PCMGSetResidual (NULL: PCMG's own residual on this level) */
@@ -29,6 +32,10 @@ typedef struct {
   PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
   PetscBool  stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
   PetscInt   autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
+  PetscInt   gathersize;          /* -pc_hjmg_gather_size: points per rank below which the coarser levels go to one rank (0: never) */
+  PetscBool  gathersizeset;       /* ... given: then also on host vectors */
+  PetscInt   gathered;            /* levels gathered onto one rank at the first setup (0: none) */
+  PetscInt   gathergrid[3];       /* ... the grid of the finest of them, the last level PCMG keeps */
   PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
   HJMGLevel *lev;
 } PC_HJMG;
@@ -42,5 +49,8 @@ PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);
+/* src/mg/gather.cxx: before PCMG's first setup, on several ranks, the levels below -pc_hjmg_gather_size points per rank
+   gathered onto one rank (PCTELESCOPE and an inner hjmg) unless the user chose the coarse solve */
+PETSC_INTERN PetscErrorCode HJMGGatherDefault(PC);
 /* src/mg/coarse.cxx: before PCMG's first setup, PCHJDENSE as the coarse solve on CUDA vectors unless the user chose one */
 PETSC_INTERN PetscErrorCode HJMGCoarseDefault(PC);

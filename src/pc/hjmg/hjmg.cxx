@@ -101,6 +101,7 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PetscFunctionBegin;
   PetscCall(HJMGCheckHierarchy(pc));
   PetscCall(HJMGCheckLevels(pc));
+  PetscCall(HJMGGatherDefault(pc)); /* before the coarse default: the gathered levels' coarse solve is the inner hjmg's */
   PetscCall(HJMGCoarseDefault(pc));
   PetscCall(HJMGLevelsRoles(pc));            /* before PCMG sets the smoothers up: a role set later would set them up again */
   PetscCall(HJMGLevelsRestoreTransfers(pc)); /* PCMG's setup (Galerkin products, new interpolations) sees each level's own P */
@@ -166,6 +167,7 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, &hm->stenciltransferset));
+  PetscCall(PetscOptionsInt("-pc_hjmg_gather_size", "On several ranks, the levels with fewer points per rank than this gathered onto one rank (PCTELESCOPE, an inner hjmg); 0: never (default: HJMG_GATHER_SIZE on device vectors, never on host vectors)", "PCHJMG", hm->gathersize, &hm->gathersize, &hm->gathersizeset));
   PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -275,6 +277,7 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   hm->stencilresidual     = PETSC_TRUE;
   hm->stenciltransfer     = PETSC_TRUE;
   hm->explicitrestriction = PETSC_FALSE; /* H100: the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
+  hm->gathersize          = HJMG_GATHER_SIZE;
 
   pc->ops->setup          = PCSetUp_HJMG;
   pc->ops->setfromoptions = PCSetFromOptions_HJMG;

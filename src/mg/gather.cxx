@@ -1,0 +1,114 @@
+/* hjmg's coarse levels on one rank: below a per-rank size, where each level's ghost exchanges, residual and transfers
+   cost more in messages and synchronizations than in work, the rest of the hierarchy is gathered onto one rank.
+   PCMG keeps the levels above as they are; its coarse solve becomes PETSc's PCTELESCOPE, which repartitions the DMDA
+   of the last kept level onto one rank (its DMDA path) and runs an inner hjmg there on the remaining levels (Galerkin
+   coarse operators, the outer DM's vector and matrix types, so CUDA objects on CUDA vectors). Each V-cycle then sends
+   one gather and one scatter of that level instead of the messages of every level below it. */
+#include "mg/hjmg.h"
+#include <petsc/private/dmdaimpl.h>
+#include <initializer_list>
+
+/* the grid of each level PCMG makes from dm (coarsening by 2 in every direction, as HJMGLevelsAllowed), finest first;
+   *ok false where the DMDA coarsens otherwise */
+static PetscErrorCode LevelGrids(DM dm, PetscInt n, PetscInt M[][3], PetscInt *dim, PetscBool *ok)
+{
+  PetscBool             isda;
+  DMBoundaryType        bx[3];
+  DMDAInterpolationType itype;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) PetscFunctionReturn(PETSC_SUCCESS);
+  {
+    const DM_DA *dd = (const DM_DA *)dm->data;
+
+    if (dd->coarsen_x != 2 || dd->coarsen_y != 2 || dd->coarsen_z != 2 || dd->refine_x_hier_n || dd->refine_y_hier_n || dd->refine_z_hier_n) PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(DMDAGetInfo(dm, dim, &M[0][0], &M[0][1], &M[0][2], NULL, NULL, NULL, NULL, NULL, &bx[0], &bx[1], &bx[2], NULL));
+  PetscCall(DMDAGetInterpolationType(dm, &itype));
+  for (PetscInt l = 1; l < n; l++)
+    for (PetscInt d = 0; d < 3; d++) M[l][d] = d >= *dim ? 1 : ((bx[d] == DM_BOUNDARY_PERIODIC || itype == DMDA_Q0) ? M[l - 1][d] / 2 : (M[l - 1][d] - 1) / 2 + 1);
+  *ok = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an option of the coarse solve or of the inner solve given by the user (then hjmg does not set it) */
+static PetscErrorCode Given(PC cpc, const char *name, PetscBool *given)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(cpc, &prefix));
+  PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, name, given));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the inner solve's option -<coarse prefix>telescope_<name> value, unless the user gave it */
+static PetscErrorCode SetInner(PC cpc, const char *name, const char *value)
+{
+  const char *prefix;
+  char        key[512];
+  PetscBool   given;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(cpc, &prefix));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%stelescope_%s", prefix ? prefix : "", name));
+  PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, NULL, key, &given));
+  if (!given) PetscCall(PetscOptionsSetValue(((PetscObject)cpc)->options, key, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGGatherDefault(PC pc)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  PC_HJMG       *hm = (PC_HJMG *)mg->innerctx;
+  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
+  PetscMPIInt    size;
+  PetscInt       M[64][3], dim, cut = -1;
+  PetscBool      ok, chosen = PETSC_FALSE, device = PETSC_FALSE;
+  VecType        vtype;
+  MatType        mtype;
+  PC             cpc;
+  char           levels[32];
+
+  PetscFunctionBegin;
+  if (pc->setupcalled || n < 3 || n > 64 || !pc->dm || hm->gathersize <= 0 || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DMGetVecType(pc->dm, &vtype));
+  PetscCall(DMGetMatType(pc->dm, &mtype));
+  if (vtype) {
+    const HJBackendOps *ops;
+
+    PetscCall(HJBackendOfVecType(vtype, &ops));
+    device = ops->device;
+  }
+  if (!device && !hm->gathersizeset) PetscFunctionReturn(PETSC_SUCCESS); /* by default on device vectors only */
+  for (PetscInt l = 1; l < n; l++)
+    if (mg->levels[l]->interpolate || mg->levels[l]->restrct) PetscFunctionReturn(PETSC_SUCCESS); /* a hierarchy of the code's */
+  PetscCall(KSPGetPC(mg->levels[0]->smoothd, &cpc));
+  for (const char *name : {"-pc_type", "-ksp_type", "-redundant_pc_type", "-pc_redundant_number"}) {
+    PetscCall(Given(cpc, name, &chosen));
+    if (chosen) PetscFunctionReturn(PETSC_SUCCESS); /* the user chose the coarse solve */
+  }
+  PetscCall(LevelGrids(pc->dm, n, M, &dim, &ok));
+  if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt l = 1; l < n - 1 && cut < 0; l++) /* PETSc's level index is n - 1 - l */
+    if ((double)M[l][0] * M[l][1] * M[l][2] / size < (double)hm->gathersize) cut = l;
+  if (cut < 0) PetscFunctionReturn(PETSC_SUCCESS); /* only the coarsest is that small: PCMG's coarse solve gathers it already */
+  PetscCall(PetscInfo(pc, "levels %" PetscInt_FMT " to %" PetscInt_FMT " (grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", fewer than %" PetscInt_FMT " points per rank on %d ranks) gathered onto one rank: PCTELESCOPE with an inner hjmg\n", n - 1 - cut, (PetscInt)0, M[cut][0], M[cut][1], M[cut][2], hm->gathersize, size));
+  PetscCall(PCMGSetLevels(pc, cut + 1, NULL)); /* the finest cut + 1 levels stay; the coarsest of them is the inner's finest */
+  PetscCall(KSPGetPC(mg->levels[0]->smoothd, &cpc));
+  PetscCall(PCSetType(cpc, PCTELESCOPE));
+  PetscCall(PCTelescopeSetReductionFactor(cpc, size));
+  PetscCall(PetscSNPrintf(levels, sizeof(levels), "%" PetscInt_FMT, n - cut));
+  PetscCall(SetInner(cpc, "pc_type", PCHJMG));
+  PetscCall(SetInner(cpc, "pc_mg_levels", levels));
+  PetscCall(SetInner(cpc, "pc_mg_galerkin", "both")); /* the inner levels need no operator of the code's */
+  if (vtype) PetscCall(SetInner(cpc, "repart_dm_vec_type", vtype));
+  if (mtype) PetscCall(SetInner(cpc, "repart_dm_mat_type", mtype));
+  hm->gathered = n - cut;
+  for (PetscInt d = 0; d < 3; d++) hm->gathergrid[d] = M[cut][d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
