@@ -239,3 +239,28 @@ hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -le
 # exceed that rank's owned width)
 hj_case(transfer_1d_own_np2 2 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 9,8 -own_coarse 5,4 -pc_hjmg_stencil_transfer true ON host)
 hj_case(transfer_1d_narrow_np4 4 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_fine 5,6,1,5 -own_coarse 2,3,2,2 -expect_refused 1 -pc_hjmg_stencil_transfer true ON host)
+
+# ------------------------------------------------------------------------------------------------------------
+# The coarse levels gathered onto one rank (-pc_hjmg_gather_size, src/mg/gather.cxx): PCTELESCOPE with an inner hjmg
+# below the size; the solve converges in the iterations of the levels on every rank (5 in 3D, 4 in 2D), on 2 and 4
+# ranks; a coarse solve the user chose stays; a transposed solve is an error that names the option
+set(MG65 $<TARGET_FILE:mg3d> -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_mg_levels 5 -pc_type hjmg)
+foreach(np 2 4)
+  hj_expect_test(NAME hjmg_gather_np${np} NP ${np} LABELS "hjmg;mpi" MATCH "the 4 coarsest levels on one rank .from grid 33 x 33 x 33, fewer than 40000 points per rank"
+    "type: telescope" "ranks=${np} .* its=5 .*reason=CONVERGED_RTOL" COMMAND ${MG65} -pc_hjmg_gather_size 40000 -ksp_view)
+endforeach()
+hj_expect_test(NAME hjmg_gather_2d_np2 NP 2 LABELS "hjmg;mpi" MATCH "the 5 coarsest levels on one rank .from grid 65 x 65 x 1" "its=4 .*reason=CONVERGED_RTOL"
+  COMMAND $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 129 -da_grid_y 129 -pc_mg_levels 6 -pc_type hjmg -pc_hjmg_gather_size 4000 -ksp_view)
+hj_expect_test(NAME hjmg_gather_chosen_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
+  COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_pc_type redundant -ksp_view)
+hj_expect_test(NAME hjmg_gather_off_np2 NP 2 LABELS "hjmg;mpi" MATCH "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
+  COMMAND ${MG65} -ksp_view)
+if(TARGET tutorial_ex45)
+  hj_expect_test(NAME hjmg_gather_err_transpose_np2 NP 2 ERROR LABELS "hjmg;mpi;errors;transpose" MATCH "gathered onto one rank through PCTELESCOPE, which has no transpose"
+    "give -pc_hjmg_gather_size 0 for transposed solves" COMMAND ${E45} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000)
+endif()
+if(HJACOBI_WITH_CUDA)
+  # on the GPU: the inner hjmg on CUDA objects, its coarse solve hjdense
+  hj_expect_test(NAME cuda_hjmg_gather_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 4 coarsest levels on one rank" "type: telescope" "type: seqaijcusparse" "type: hjdense"
+    "its=5 .*reason=CONVERGED_RTOL" COMMAND ${MG65} ${CU} -pc_hjmg_gather_size 40000 -ksp_view)
+endif()

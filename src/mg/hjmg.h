@@ -5,7 +5,7 @@
 #include <petsc/private/pcmgimpl.h>
 
 /* -pc_hjmg_gather_size's default (device vectors): the measurements are in doc/design.md "The coarse levels gathered" */
-#define HJMG_GATHER_SIZE 0
+#define HJMG_GATHER_SIZE 0 /* off: PCTELESCOPE has no PCApplyTranspose(); 32768 measured best on 2 H200s */
 
 /* what hjmg installed on one level (l >= 1) at the last setup */
 typedef struct {
@@ -26,6 +26,7 @@ typedef struct {
   PetscErrorCode (*reset)(PC);
   PetscErrorCode (*destroy)(PC);
   PetscErrorCode (*setlevels)(PC, PetscInt, MPI_Comm *);
+  PetscErrorCode (*applytranspose)(PC, Vec, Vec);
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
   PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
   PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
