@@ -475,7 +475,8 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: richardson + hjacobi smoothers by default (-mg_levels_ksp_type, -mg_levels_pc_type and the other level options override them)\n"));
   if (hm->autolevels) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can; -pc_mg_levels sets them)\n", hm->autolevels));
-  if (hm->gathered) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: the %" PetscInt_FMT " coarsest levels on one rank (from grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", fewer than %" PetscInt_FMT " points per rank: -pc_hjmg_gather_size): the coarse solve is PCTELESCOPE with an inner hjmg\n", hm->gathered, hm->gathergrid[0], hm->gathergrid[1], hm->gathergrid[2], hm->gathersize));
+  if (hm->gathered)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: the %" PetscInt_FMT " coarsest levels on one rank (from grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", fewer than %" PetscInt_FMT " points per rank: -pc_hjmg_gather_size): the coarse solve is PCTELESCOPE with an inner hjmg\n", hm->gathered, hm->gathergrid[0], hm->gathergrid[1], hm->gathergrid[2], hm->gathersize));
   if (!hm->nlevels) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: residual through the hjacobi smoothers %s, stencil transfers %s, explicit restriction %s (applied at setup)\n", hm->stencilresidual ? "on" : "off", hm->stenciltransfer ? "on" : "off", hm->explicitrestriction ? "on" : "off"));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -149,7 +149,7 @@ typedef struct {
   void                   *backendopts[HJ_NUM_BACKEND_TYPES]; /* each backend's own options (HJBackendOps.setfromoptions) */
 } HJSweeps;
 
-/* the description of a PCHJACOBI (PC_HJacobi begins with it: src/pc/hjacobi.cxx checks) */
+/* the description of a PCHJACOBI (PC_HJacobi begins with it: src/pc/hjacobi/hjacobi.cxx checks) */
 static inline HJSweeps *HJSweepsOf(PC pc)
 {
   return (HJSweeps *)pc->data;
