@@ -4,7 +4,7 @@
 #include <petschjacobi/private/pchjacobiimpl.h>
 #include <petsc/private/pcmgimpl.h>
 
-/* -pc_hjmg_gather_size's default (device vectors): the measurements are in doc/design.md "The coarse levels gathered" */
+/* -pc_hjmg_gather_size's default; the measurements are in doc/design.md "The coarse levels gathered" */
 #define HJMG_GATHER_SIZE 0 /* off: PCTELESCOPE has no PCApplyTranspose(); 32768 measured best on 2 H200s */
 
 /* what hjmg installed on one level (l >= 1) at the last setup */
