@@ -112,20 +112,32 @@ static PetscErrorCode CheckRepresentable(PC pc, PetscReal lo, PetscReal hi)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* what was asked needs: the weights' kind (want), Chebyshev weights (cheb), on an interval given whole (given), and the
+   spectrum estimate (for the automatic omega, and for Chebyshev weights: their hi, or to check a given hi) */
+static void Needs(PC pc, PCHJacobiWeightType *want, PetscBool *cheb, PetscBool *given, PetscBool *estimate)
+{
+  PC_HJacobi *hj = (PC_HJacobi *)pc->data;
+
+  *want     = Wanted(pc);
+  *cheb     = IsChebyshev(*want);
+  *given    = (PetscBool)(*cheb && hj->asked.lo > 0 && hj->asked.hi > 0);
+  *estimate = (PetscBool)(*cheb || !(hj->asked.omega > 0));
+}
+
 /* the first step of the sweeps' setup: the spectrum estimate where needed, then omega and k (the omega rules, or as given) */
 PetscErrorCode HJWeightsChooseK(PC pc)
 {
-  PC_HJacobi         *hj   = (PC_HJacobi *)pc->data;
-  HJWeights          *wt   = &hj->wt;
-  PCHJacobiWeightType want = Wanted(pc);
-  PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && hj->asked.lo > 0 && hj->asked.hi > 0);
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  HJWeights          *wt = &hj->wt;
+  PCHJacobiWeightType want;
+  PetscBool           cheb, given, estimate;
   PetscReal           amax = 0, imax = 0;
 
   PetscFunctionBegin;
+  Needs(pc, &want, &cheb, &given, &estimate);
   wt->smoother = IsSmoother(pc);
   wt->bound    = 0;
-  /* the estimate: for the automatic omega, and for Chebyshev weights (their hi, or to check a given hi) */
-  if (cheb || !(hj->asked.omega > 0)) {
+  if (estimate) {
     PetscCall(HJSpectrumUpdate(pc));
     HJSpectrumExtremes(&hj->spec, &amax, &imax);
     wt->bound = PetscCeilReal(100 * HJ_SPECTRUM_SAFE * amax) / 100;
@@ -141,17 +153,18 @@ PetscErrorCode HJWeightsChooseK(PC pc)
 /* the last step: the k weights for the k and omega of HJWeightsChooseK() and the tile in use */
 PetscErrorCode HJWeightsSetUp(PC pc)
 {
-  PC_HJacobi         *hj   = (PC_HJacobi *)pc->data;
-  HJWeights          *wt   = &hj->wt;
-  PCHJacobiWeightType want = Wanted(pc);
-  PetscBool           cheb = IsChebyshev(want), given = (PetscBool)(cheb && hj->asked.lo > 0 && hj->asked.hi > 0);
+  PC_HJacobi         *hj = (PC_HJacobi *)pc->data;
+  HJWeights          *wt = &hj->wt;
+  PCHJacobiWeightType want;
+  PetscBool           cheb, given, estimate;
   PetscReal           hi = 0, lo = 0, amax = 0, imax = 0;
   const PetscInt      k = hj->sw.k;
 
   PetscFunctionBegin;
+  Needs(pc, &want, &cheb, &given, &estimate);
   wt->why[0]  = 0;
   wt->lofloor = wt->hibelow = PETSC_FALSE;
-  if (cheb || !(hj->asked.omega > 0)) HJSpectrumExtremes(&hj->spec, &amax, &imax);
+  if (estimate) HJSpectrumExtremes(&hj->spec, &amax, &imax);
   if (cheb && !given && hj->om.rule == HJ_OMEGA_FALLBACK) {
     cheb = PETSC_FALSE;
     PetscCall(PetscSNPrintf(wt->why, sizeof(wt->why), "constant: the spectrum estimate found no damping that contracts (see omega), so no Chebyshev interval"));
