@@ -344,6 +344,10 @@ static constexpr HJBackendOps HJBackendOpsCUDA()
   ops.transfer       = HJTransfer_CUDA;
   ops.defaulttile    = HJDefaultTile_CUDA;
   ops.setupall       = HJSetUpAll_CUDA;
+  ops.recordbegin    = HJRecordBegin_CUDA;
+  ops.recordend      = HJRecordEnd_CUDA;
+  ops.replay         = HJReplay_CUDA;
+  ops.forget         = HJForget_CUDA;
   return ops;
 }
 const HJBackendOps HJBackendCUDA = HJBackendOpsCUDA();

@@ -98,3 +98,8 @@ PETSC_INTERN PetscErrorCode HJCorrectT_CUDA(PC, const HJStencil *, Vec, Vec, Pet
 PETSC_INTERN PetscErrorCode HJResidual_CUDA(PC, const HJStencil *, Vec, Vec, Vec);
 /* cuda/transfer.cu: a multigrid level's stencil transfer on device arrays, on PETSc's stream (HJBackendOps.transfer) */
 PETSC_INTERN PetscErrorCode HJTransfer_CUDA(const hj::TransferGrid *, PetscInt dim, PetscBool transpose, Vec x, Vec y, Vec w, PetscScalar *line, PetscLogDouble flops);
+/* cuda/graph.cu: device work recorded as a CUDA graph and replayed (HJBackendOps.recordbegin, recordend, replay, forget) */
+PETSC_INTERN PetscErrorCode HJRecordBegin_CUDA(void **, PetscBool);
+PETSC_INTERN PetscErrorCode HJRecordEnd_CUDA(void *, PetscBool, PetscBool *);
+PETSC_INTERN PetscErrorCode HJReplay_CUDA(void *);
+PETSC_INTERN PetscErrorCode HJForget_CUDA(void **);

@@ -18,6 +18,31 @@ typedef struct {
   const char      *notransfer; /* why the level keeps P's product (the last setup), or NULL */
 } HJMGLevel;
 
+/* the recorded V-cycle (src/mg/graph.cxx): where it stands since the last setup */
+typedef enum {
+  HJMG_GRAPH_FIRST,  /* the next PCApply runs PCMG's path and decides whether to record */
+  HJMG_GRAPH_RECORD, /* the next PCApply records (and checks the recording against PCMG's path) */
+  HJMG_GRAPH_REPLAY, /* PCApply replays */
+  HJMG_GRAPH_OFF     /* PCMG's path until the next setup (why: off) */
+} HJMGGraphState;
+
+typedef struct {
+  HJMGGraphState      state;
+  char                off[256];  /* why PCMG's path runs */
+  const HJBackendOps *ops;       /* the backend that records (the vectors') */
+  void               *rec;       /* its recording */
+  Vec                 b, x;      /* the vectors the recording reads and writes: the caller's (direct), or copies of
+                                    theirs (bc, xc) once a PCApply came with other arrays */
+  Vec                 bc, xc;    /* the copies (NULL: direct) */
+  const void         *barr;      /* b's and x's device arrays when recorded */
+  void               *xarr;
+  PetscObjectState   *sig;       /* what the recording depends on besides the arrays: every level's operator state and
+                                    smoothers' iteration counts, at the recording */
+  PetscInt            nsig;
+  PetscInt            nreplay;   /* replays since the last setup */
+  PetscInt            nrecord;   /* recordings since the last setup */
+} HJMGGraph;
+
 /* PCMG's operations and its "PCMGSetLevels_C", saved at PCCreate_HJMG and called from the overrides: PCSetUp_MG and
    the others are PETSC_INTERN in libpetsc, so a plugin reaches them only through the pointers PCMG put in pc->ops */
 typedef struct {
@@ -27,8 +52,11 @@ typedef struct {
   PetscErrorCode (*destroy)(PC);
   PetscErrorCode (*setlevels)(PC, PetscInt, MPI_Comm *);
   PetscErrorCode (*applytranspose)(PC, Vec, Vec);
+  PetscErrorCode (*apply)(PC, Vec, Vec);
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
   PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
+  PetscBool  graph;               /* -pc_hjmg_graph: the V-cycle recorded once and replayed where every level is hjmg's own */
+  HJMGGraph  g;
   PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
   PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
   PetscBool  stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
@@ -50,6 +78,12 @@ PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode HJMGLevelsOwn(PC, char[], size_t, const char **); /* every level hjmg's own (why not) */
+PETSC_INTERN PetscErrorCode HJMGLevelsFallbacks(PC, PetscInt *);             /* residuals and transfers by PETSc's products so far */
+/* src/mg/graph.cxx: PCApply as a replayed recording of PCMG's V-cycle; forgotten at every setup and reset; the view's line */
+PETSC_INTERN PetscErrorCode HJMGGraphApply(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode HJMGGraphReset(PC);
+PETSC_INTERN PetscErrorCode HJMGGraphView(PC, PetscViewer);
 /* src/mg/gather.cxx: before PCMG's first setup, on several ranks, the levels below -pc_hjmg_gather_size points per rank
    gathered onto one rank (PCTELESCOPE and an inner hjmg) unless the user chose the coarse solve */
 PETSC_INTERN PetscErrorCode HJMGGatherDefault(PC);

@@ -414,6 +414,95 @@ PetscErrorCode HJMGLevelsSetUp(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Whether every level runs only hjmg's own operations, which queue their device work on PETSc's current stream and read
+   nothing back to the host (the condition of the recorded V-cycle, src/mg/graph.cxx): richardson + hjacobi smoothers
+   with no norm and no monitor, the residual from the smoother's stencil, the stencil transfers, hjdense as the
+   coarse solve (KSPPREONLY), and no operator with a null space. *why: the first level that does not, else NULL (the text lives in buf). */
+PetscErrorCode HJMGLevelsOwn(PC pc, char buf[], size_t len, const char **why)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  PC_HJMG       *hm = (PC_HJMG *)mg->innerctx;
+  const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  for (PetscInt l = 0; l < n && !*why; l++) {
+    PC_MG_Levels *level = mg->levels[l];
+    const char   *what  = NULL;
+    PetscBool     is;
+
+    if (l == 0) {
+      PC cpc;
+
+      PetscCall(PetscObjectTypeCompare((PetscObject)level->smoothd, KSPPREONLY, &is));
+      PetscCall(KSPGetPC(level->smoothd, &cpc));
+      if (is) PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCHJDENSE, &is));
+      if (!is) what = "the coarse solve is not preonly + hjdense";
+    }
+    for (KSP k : {level->smoothd, level->smoothu}) {
+      PC spc;
+
+      if (l == 0 || what || !k) continue;
+      PetscCall(PetscObjectTypeCompare((PetscObject)k, KSPRICHARDSON, &is));
+      PetscCall(KSPGetPC(k, &spc));
+      if (is) PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCHJACOBI, &is));
+      if (!is) what = "its smoother is not richardson + hjacobi";
+      else if (k->normtype != KSP_NORM_NONE || k->numbermonitors) what = "its smoother computes norms (a norm type or a monitor)";
+    }
+    for (KSP k : {level->smoothd, level->smoothu}) { /* KSPSolve projects a null space out with reductions read on the host */
+      Mat A = NULL, P = NULL;
+
+      if (what || !k) continue;
+      PetscCall(KSPGetOperators(k, &A, &P));
+      for (Mat M : {A, P}) {
+        MatNullSpace ns = NULL, nst = NULL;
+
+        if (!M || what) continue;
+        PetscCall(MatGetNullSpace(M, &ns));
+        PetscCall(MatGetTransposeNullSpace(M, &nst));
+        if (ns || nst) what = "its operator carries a null space (KSPSolve removes it with reductions read on the host)";
+      }
+    }
+    if (l > 0 && !what) {
+      HJMGShell  *sh  = NULL;
+      const char *res = NULL;
+
+      if (l < hm->nlevels && hm->lev[l].residual && level->A == hm->lev[l].residual) PetscCall(MatShellGetContext(hm->lev[l].residual, &sh));
+      if (sh) PetscCall(HJMGResidualPath(sh, &res));
+      if (!sh || res) what = "its residual is not from the smoother's stencil";
+      else if (!hm->lev[l].transfer) what = "its interpolation and restriction are not the stencil transfers";
+    }
+    if (what) {
+      PetscCall(PetscSNPrintf(buf, len, "level %" PetscInt_FMT ": %s", l, what));
+      *why = buf;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the levels' residuals by MatResidual and transfers by P's product so far (a recorded V-cycle must run none) */
+PetscErrorCode HJMGLevelsFallbacks(PC pc, PetscInt *count)
+{
+  PC_MG   *mg = (PC_MG *)pc->data;
+  PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
+
+  PetscFunctionBegin;
+  *count = 0;
+  for (PetscInt l = 1; l < hm->nlevels; l++) {
+    PetscInt np = 0;
+
+    if (hm->lev[l].residual) {
+      HJMGShell *sh;
+
+      PetscCall(MatShellGetContext(hm->lev[l].residual, &sh));
+      *count += sh->nmatresidual;
+    }
+    if (hm->lev[l].transfer) PetscCall(HJMGTransferGet(hm->lev[l].transfer, NULL, NULL, &np));
+    *count += np;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJMGLevelsReset(PC pc)
 {
   PC_MG   *mg = (PC_MG *)pc->data;

@@ -1,7 +1,7 @@
 /* Package registration: the PC type, log events, the citation, and the entry point -dll_append looks up. */
 #include <petschjacobi/private/pchjacobiimpl.h>
 
-PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback, PCHJACOBI_Residual, HJMG_Transfer;
+PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback, PCHJACOBI_Residual, HJMG_Transfer, HJMG_Graph, HJMG_Record;
 
 const char *const PCHJacobiBackends[]        = {"auto", "host", "cuda", "PCHJacobiBackend", "PC_HJACOBI_BACKEND_", NULL};
 const char *const PCHJacobiWeightTypes[]     = {"auto", "constant", "chebyshev", "chebyshev_squared", "PCHJacobiWeightType", "PC_HJACOBI_WEIGHTS_", NULL};
@@ -58,6 +58,8 @@ PetscErrorCode PCHJacobiInitializePackage(void)
   PetscCall(PetscLogEventRegister("PCHJacobiFallback", PC_CLASSID, &PCHJACOBI_Fallback)); /* a device backend's PC on host vectors: the host backend's cycles */
   PetscCall(PetscLogEventRegister("PCHJacobiResidual", PC_CLASSID, &PCHJACOBI_Residual)); /* r = b - A x from the stencil ("PCHJacobiResidual_C") */
   PetscCall(PetscLogEventRegister("PCHJMGTransfer", PC_CLASSID, &HJMG_Transfer));         /* hjmg's stencil interpolation or restriction (src/mg/transfer.cxx) */
+  PetscCall(PetscLogEventRegister("PCHJMGGraph", PC_CLASSID, &HJMG_Graph));               /* a replay of hjmg's recorded V-cycle (src/mg/graph.cxx) */
+  PetscCall(PetscLogEventRegister("PCHJMGRecord", PC_CLASSID, &HJMG_Record));             /* its recording and check */
   PetscCall(PetscRegisterFinalize(PCHJacobiFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -117,6 +117,17 @@ typedef struct {
   /* optional: collective setup, called once every rank's setup succeeded (PCSetUp_HJacobi collects a rank's failure
      first, so no rank waits in a collective for one that stopped). The CUDA backend makes its staged exchange here. */
   PetscErrorCode (*setupall)(PC);
+  /* optional: a recording of device work, replayed as one (the CUDA backend: a CUDA graph; hjmg's V-cycle,
+     src/mg/graph.cxx). recordbegin(rec, record): from here to recordend the library's and PETSc's device work goes to
+     a stream of the recording's (made at the first call, ordered after the work queued before), recorded and not run
+     when record is true, run otherwise; recordend(rec, record, &ok): back to PETSc's stream (after the run's work),
+     ok false when the recording failed (any call that cannot be recorded: a synchronization, an allocation); the
+     recording replaces the previous one. replay: the last recording, run on PETSc's current stream (logging the
+     recorded work's flops); forget: free it all. NULL: this backend records nothing. */
+  PetscErrorCode (*recordbegin)(void **rec, PetscBool record);
+  PetscErrorCode (*recordend)(void *rec, PetscBool record, PetscBool *ok);
+  PetscErrorCode (*replay)(void *rec);
+  PetscErrorCode (*forget)(void **rec);
 } HJBackendOps;
 
 /* What a backend runs: the one description the core resolves at every setup (PCSetUp_HJacobi: k, then the tile, then
@@ -167,7 +178,7 @@ static inline void HJTileOf(const HJSweeps *sw, PetscInt d, PetscInt *t, PetscIn
   }
 }
 
-PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback, PCHJACOBI_Residual, HJMG_Transfer;
+PETSC_INTERN PetscLogEvent PCHJACOBI_Estimate, PCHJACOBI_Extract, PCHJACOBI_Cycle, PCHJACOBI_Exchange, PCHJACOBI_TileKernel, PCHJACOBI_ClassicKernel, PCHJACOBI_Fallback, PCHJACOBI_Residual, HJMG_Transfer, HJMG_Graph, HJMG_Record;
 
 /* grid/layout.cxx */
 PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);

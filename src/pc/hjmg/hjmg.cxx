@@ -99,6 +99,7 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PC_HJMG *hm = HJMGContext(pc);
 
   PetscFunctionBegin;
+  PetscCall(HJMGGraphReset(pc)); /* a recording holds the previous operators, vectors and options */
   PetscCall(HJMGCheckHierarchy(pc));
   PetscCall(HJMGCheckLevels(pc));
   PetscCall(HJMGGatherDefault(pc)); /* before the coarse default: the gathered levels' coarse solve is the inner hjmg's */
@@ -168,8 +169,17 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, &hm->stenciltransferset));
   PetscCall(PetscOptionsInt("-pc_hjmg_gather_size", "On several ranks, the levels with fewer points per rank than this gathered onto one rank (PCTELESCOPE, an inner hjmg); 0: never (default 0: never)", "PCHJMG", hm->gathersize, &hm->gathersize, &hm->gathersizeset));
+  PetscCall(PetscOptionsBool("-pc_hjmg_graph", "Record the V-cycle once (a CUDA graph on CUDA vectors) and replay it where every level is hjmg's own, on one rank", "PCHJMG", hm->graph, &hm->graph, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
   PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG's V-cycle, replayed from a recording where it can be (src/mg/graph.cxx) */
+static PetscErrorCode PCApply_HJMG(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(HJMGGraphApply(pc, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -189,6 +199,7 @@ static PetscErrorCode PCReset_HJMG(PC pc)
   PC_HJMG *hm = HJMGContext(pc);
 
   PetscFunctionBegin;
+  PetscCall(HJMGGraphReset(pc));
   PetscCall(HJMGLevelsReset(pc));
   PetscCall((*hm->reset)(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -200,6 +211,7 @@ static PetscErrorCode PCDestroy_HJMG(PC pc)
   PetscErrorCode (*destroy)(PC) = HJMGContext(pc)->destroy;
 
   PetscFunctionBegin;
+  PetscCall(HJMGGraphReset(pc));
   PetscCall(HJMGLevelsReset(pc));
   PetscCall(PetscFree(mg->innerctx));
   PetscCall((*destroy)(pc)); /* PCMG's: the levels, pc->data and the composed functions */
@@ -214,6 +226,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (isascii) PetscCall(HJMGLevelsView(pc, viewer));
+  if (isascii) PetscCall(HJMGGraphView(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -227,6 +240,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
 .  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks)
 .  -pc_hjmg_gather_size <n> - on several ranks, the levels with fewer than n grid points per rank gathered onto one rank: the last level kept is `PCMG`'s coarse level, its solve `PCTELESCOPE` (the DMDA repartitioned onto one rank) with an inner hjmg on the remaining levels (Galerkin coarse operators, the DM's vector and matrix types); each V-cycle then sends one gather and one scatter of that level instead of every coarser level's messages (default 0: off; on 2 H200s, 257^3, 32768 made hjmg 8-11% faster than without it; `PCApplyTranspose()` is then an error, as `PCTELESCOPE` has none)
+.  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()` (default true; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
@@ -285,18 +299,21 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   hm->reset          = pc->ops->reset;
   hm->destroy        = pc->ops->destroy;
   hm->applytranspose = pc->ops->applytranspose;
+  hm->apply          = pc->ops->apply;
   PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCMGSetLevels_C", &hm->setlevels));
-  PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels && hm->applytranspose, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
+  PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels && hm->applytranspose && hm->apply, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
   hm->stencilresidual     = PETSC_TRUE;
   hm->stenciltransfer     = PETSC_TRUE;
   hm->explicitrestriction = PETSC_FALSE; /* H100: the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
   hm->gathersize          = HJMG_GATHER_SIZE;
+  hm->graph               = PETSC_TRUE;
 
   pc->ops->setup          = PCSetUp_HJMG;
   pc->ops->setfromoptions = PCSetFromOptions_HJMG;
   pc->ops->reset          = PCReset_HJMG;
   pc->ops->destroy        = PCDestroy_HJMG;
   pc->ops->applytranspose = PCApplyTranspose_HJMG;
+  pc->ops->apply          = PCApply_HJMG;
   mg->view                = PCView_HJMG;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCMGSetLevels_C", PCMGSetLevels_HJMG));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -1,0 +1,262 @@
+/* hjmg's PCApply as a replayed recording (doc/design.md "The V-cycle as one graph"). Where every level is hjmg's own
+   (HJMGLevelsOwn: the operations queue their device work on PETSc's current stream and read nothing back) and the
+   vectors' backend records (HJBackendOps.recordbegin: the CUDA backend, a CUDA graph), PCMG's V-cycle is the same list
+   of kernels at every PCApply: the first PCApply after a setup runs PCMG's path, the second runs it once more on the
+   recording's stream (the reference), records it, replays the recording and compares the two answers; later ones
+   replay it. A recording is made again when a PCApply comes with other device arrays than those recorded (then on
+   copies of the caller's vectors, so that one recording serves every later pair) or when a level's operator state or
+   smoother's iteration count changed; it is dropped at every setup. Anything else keeps PCMG's path, and -pc_view
+   says why. */
+#include "mg/hjmg.h"
+#include <petsc/private/kspimpl.h>
+
+static PetscErrorCode GraphOff(PC pc, const char *why)
+{
+  HJMGGraph *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(g->off, why, sizeof(g->off)));
+  g->state = HJMG_GRAPH_OFF;
+  PetscCall(PetscInfo(pc, "V-cycle by PCMG's path, not recorded: %s\n", why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* what a recording depends on besides the arrays: each level's operator and Pmat states and smoothers' iteration
+   counts (sig NULL: their number) */
+static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
+{
+  PC_MG         *mg = (PC_MG *)pc->data;
+  const PetscInt nl = mg->levels ? mg->levels[0]->levels : 0;
+  PetscInt       c  = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt l = 0; l < nl; l++) {
+    for (KSP k : {mg->levels[l]->smoothd, mg->levels[l]->smoothu}) {
+      Mat A = NULL, P = NULL;
+
+      if (!k) continue;
+      PetscCall(KSPGetOperators(k, &A, &P));
+      if (sig) {
+        PetscCall(PetscObjectStateGet((PetscObject)A, &sig[c]));
+        PetscCall(PetscObjectStateGet((PetscObject)P, &sig[c + 1]));
+        sig[c + 2] = (PetscObjectState)k->max_it;
+      }
+      c += 3;
+    }
+  }
+  *n = c;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGGraphReset(PC pc)
+{
+  HJMGGraph *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
+
+  PetscFunctionBegin;
+  if (g->ops && g->ops->forget) PetscCall((*g->ops->forget)(&g->rec));
+  PetscCall(VecDestroy(&g->bc));
+  PetscCall(VecDestroy(&g->xc));
+  PetscCall(PetscFree(g->sig));
+  PetscCall(PetscMemzero(g, sizeof(*g)));
+  g->state = HJMG_GRAPH_FIRST;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* why this PCApply's V-cycle cannot be recorded, or NULL */
+static PetscErrorCode GraphEligible(PC pc, Vec b, Vec x, char buf[], size_t len, const char **why)
+{
+  PC_HJMG    *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+  PetscMPIInt size;
+  PetscBool   bb, xb;
+
+  PetscFunctionBegin;
+  *why = NULL;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  {
+    const Vec v[] = {b, x};
+    PetscCall(HJBackendOfVecs(2, v, &hm->g.ops));
+  }
+  PetscCall(VecBoundToCPU(b, &bb));
+  PetscCall(VecBoundToCPU(x, &xb));
+  if (!hm->graph) *why = "-pc_hjmg_graph false";
+  else if (size > 1) *why = "several ranks: the levels exchange ghost values by MPI, which a recording cannot hold";
+  else if (!hm->g.ops || !hm->g.ops->recordbegin) *why = "the vectors' backend records nothing (host vectors)";
+  else if (bb || xb) *why = "a vector bound to the CPU";
+  else PetscCall(HJMGLevelsOwn(pc, buf, len, why));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCMG's path on the recording's stream (record false: run; true: recorded, not run); *ok: the recording holds it */
+static PetscErrorCode GraphRun(PC pc, PetscBool record, PetscBool *ok)
+{
+  PC_HJMG       *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+  HJMGGraph     *g  = &hm->g;
+  PetscErrorCode ierr;
+
+  PetscFunctionBegin;
+  PetscCall((*g->ops->recordbegin)(&g->rec, record));
+  if (record) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a call the capture refuses fails quietly: the answer is ok */
+  ierr = (*hm->apply)(pc, g->b, g->x);
+  if (record) PetscCall(PetscPopErrorHandler());
+  PetscCall((*g->ops->recordend)(g->rec, record, ok));
+  if (!record) PetscCall(ierr);
+  else if (ierr) {
+    PC_MG         *mg = (PC_MG *)pc->data;
+    const PetscInt nl = mg->levels[0]->levels;
+
+    *ok = PETSC_FALSE;
+    if (mg->levels[nl - 1]->b == g->b) mg->levels[nl - 1]->b = NULL; /* PCMG's apply stopped before forgetting the rhs it borrowed */
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* record PCMG's V-cycle on g->b, g->x (b, x copied in and out when they are copies), check a replay against a run */
+static PetscErrorCode GraphRecord(PC pc, Vec b, Vec x)
+{
+  HJMGGraph     *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
+  Vec            ref;
+  PetscInt       before, after;
+  PetscReal      diff = 0, size = 0;
+  PetscBool      ok;
+  char           why[256];
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(HJMG_Record, pc, b, x, 0));
+  if (g->bc) PetscCall(VecCopy(b, g->bc));
+  PetscCall(GraphRun(pc, PETSC_FALSE, &ok)); /* the reference, and what is made at first use on the recording's stream */
+  PetscCall(VecDuplicate(g->x, &ref));
+  PetscCall(VecCopy(g->x, ref));
+  PetscCall(HJMGLevelsFallbacks(pc, &before));
+  PetscCall(GraphRun(pc, PETSC_TRUE, &ok));
+  PetscCall(HJMGLevelsFallbacks(pc, &after));
+  if (!ok) PetscCall(GraphOff(pc, "the recording failed (a level's work synchronizes with the host or allocates)"));
+  else if (after != before) PetscCall(GraphOff(pc, "a level's residual or transfer ran PETSc's product, which the recording does not hold"));
+  else {
+    PetscCall((*g->ops->replay)(g->rec));
+    PetscCall(VecAXPY(ref, -1.0, g->x)); /* ref - replay */
+    PetscCall(VecNorm(ref, NORM_INFINITY, &diff));
+    PetscCall(VecNorm(g->x, NORM_INFINITY, &size));
+    if (!(diff <= 1e3 * PETSC_MACHINE_EPSILON * size)) {
+      PetscCall(PetscSNPrintf(why, sizeof(why), "a replay of the recording differed from PCMG's path by %g (relative, max norm): some level's work runs outside PETSc's current stream", size > 0 ? (double)(diff / size) : (double)diff));
+      PetscCall(GraphOff(pc, why));
+      PetscCall(VecAXPY(ref, 1.0, g->x)); /* PCMG's answer again */
+    }
+  }
+  if (g->state == HJMG_GRAPH_OFF) PetscCall(VecCopy(ref, g->x));
+  else {
+    PetscCall(PetscMalloc1(g->nsig, &g->sig));
+    PetscCall(GraphSignature(pc, g->sig, &g->nsig));
+    g->nrecord++;
+    g->state = HJMG_GRAPH_REPLAY;
+    PetscCall(PetscInfo(pc, "V-cycle recorded (%s): a replay matches PCMG's path to %g (relative)\n", g->bc ? "on copies of the caller's vectors" : "on the caller's vectors", size > 0 ? (double)(diff / size) : (double)diff));
+  }
+  PetscCall(VecDestroy(&ref));
+  if (g->xc) PetscCall(VecCopy(g->xc, x));
+  PetscCall(PetscLogEventEnd(HJMG_Record, pc, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode GraphReplay(PC pc)
+{
+  HJMGGraph *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(HJMG_Graph, pc, 0, 0, 0));
+  PetscCall(PetscLogGpuTimeBegin());
+  PetscCall((*g->ops->replay)(g->rec));
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(PetscLogEventEnd(HJMG_Graph, pc, 0, 0, 0));
+  g->nreplay++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
+{
+  PC_HJMG   *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+  HJMGGraph *g  = &hm->g;
+
+  PetscFunctionBegin;
+  if (g->state == HJMG_GRAPH_FIRST) {
+    const char *why;
+    char        buf[256];
+
+    PetscCall(GraphEligible(pc, b, x, buf, sizeof(buf), &why));
+    if (why) PetscCall(GraphOff(pc, why));
+    else g->state = HJMG_GRAPH_RECORD;
+    PetscCall((*hm->apply)(pc, b, x)); /* what is made at first use is made outside any recording */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (g->state == HJMG_GRAPH_OFF) {
+    PetscCall((*hm->apply)(pc, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (g->state == HJMG_GRAPH_REPLAY) { /* the recording still holds this V-cycle? */
+    PetscObjectState *now;
+    PetscInt          n;
+    PetscBool         same;
+
+    PetscCall(GraphSignature(pc, NULL, &n));
+    PetscCall(PetscMalloc1(n, &now));
+    PetscCall(GraphSignature(pc, now, &n));
+    PetscCall(PetscArraycmp(now, g->sig, n, &same));
+    PetscCall(PetscFree(now));
+    if (!same || n != g->nsig) {
+      PetscCall(PetscInfo(pc, "a level's operator or smoother changed since the V-cycle was recorded: recording again\n"));
+      g->state = HJMG_GRAPH_RECORD;
+    }
+  }
+  if (g->state == HJMG_GRAPH_REPLAY && !g->bc) { /* direct: the recorded arrays are this call's? */
+    const PetscScalar *ba;
+    PetscScalar       *xa;
+    PetscMemType       bmt, xmt;
+
+    PetscCall(VecGetArrayReadAndMemType(b, &ba, &bmt));
+    PetscCall(VecGetArrayWriteAndMemType(x, &xa, &xmt));
+    const PetscBool same = (PetscBool)((const void *)ba == g->barr && (void *)xa == g->xarr);
+    if (same) PetscCall(GraphReplay(pc));
+    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+    if (same) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscInfo(pc, "PCApply with other arrays than those recorded: recording again, on copies of the caller's vectors\n"));
+    PetscCall(VecDuplicate(b, &g->bc));
+    PetscCall(VecDuplicate(x, &g->xc));
+    g->state = HJMG_GRAPH_RECORD;
+  }
+  if (g->state == HJMG_GRAPH_REPLAY) { /* on the copies */
+    PetscCall(VecCopy(b, g->bc));
+    PetscCall(GraphReplay(pc));
+    PetscCall(VecCopy(g->xc, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* record */
+  PetscCall(PetscFree(g->sig));
+  PetscCall(GraphSignature(pc, NULL, &g->nsig));
+  g->b = g->bc ? g->bc : b;
+  g->x = g->xc ? g->xc : x;
+  if (!g->bc) { /* the arrays recorded */
+    const PetscScalar *ba;
+    PetscScalar       *xa;
+    PetscMemType       mt;
+
+    PetscCall(VecGetArrayReadAndMemType(b, &ba, &mt));
+    PetscCall(VecGetArrayWriteAndMemType(x, &xa, &mt));
+    g->barr = ba;
+    g->xarr = xa;
+    PetscCall(VecRestoreArrayWriteAndMemType(x, &xa));
+    PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
+  }
+  PetscCall(GraphRecord(pc, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGGraphView(PC pc, PetscViewer viewer)
+{
+  PC_HJMG   *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+  HJMGGraph *g  = &hm->g;
+
+  PetscFunctionBegin;
+  if (g->state == HJMG_GRAPH_OFF) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle by PCMG's path, not recorded (%s)\n", g->off));
+  else if (g->state == HJMG_GRAPH_REPLAY) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded by the %s backend and replayed (-pc_hjmg_graph true): %" PetscInt_FMT " replays, %" PetscInt_FMT " recordings, %s\n", g->ops->name, g->nreplay, g->nrecord, g->bc ? "on copies of the caller's vectors" : "on the caller's vectors"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded at the second PCApply after a setup where every level is hjmg's own on device vectors (-pc_hjmg_graph %s)\n", hm->graph ? "true" : "false"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
