@@ -212,6 +212,8 @@ static PetscErrorCode TimedSolve(KSP ksp, Vec b, Vec x, const char tag[])
   PetscFunctionBeginUser;
   if (stage < 0) PetscCall(PetscLogStageRegister("Timed solve", &stage)); /* -log_view: the timed solve alone */
   PetscCall(VecZeroEntries(x));
+  PetscCall(VecNorm(b, NORM_2, &bnorm)); /* b where a GPU code's right-hand side is: ComputeRHS filled it on the host, and
+                                            FGMRES's VecCopy from a vector valid on the host only copies it over PCIe at every solve */
   PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
   PetscCall(PetscLogStagePush(stage));
   PetscCall(PetscTime(&t0));
