@@ -13,7 +13,7 @@
 #include "cuda/backendimpl.h"
 
 typedef struct {
-  PetscDeviceContext dctx;  /* the recording's context and its stream */
+  PetscDeviceContext dctx; /* the recording's context and its stream */
   cudaStream_t       s;
   PetscDeviceContext saved; /* the current context between recordbegin and recordend */
   PetscBool          timer; /* PetscLogGpuTimeFlag, while recording */

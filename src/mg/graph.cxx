@@ -113,12 +113,12 @@ static PetscErrorCode GraphRun(PC pc, PetscBool record, PetscBool *ok)
 /* record PCMG's V-cycle on g->b, g->x (b, x copied in and out when they are copies), check a replay against a run */
 static PetscErrorCode GraphRecord(PC pc, Vec b, Vec x)
 {
-  HJMGGraph     *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
-  Vec            ref;
-  PetscInt       before, after;
-  PetscReal      diff = 0, size = 0;
-  PetscBool      ok;
-  char           why[256];
+  HJMGGraph *g = &((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->g;
+  Vec        ref;
+  PetscInt   before, after;
+  PetscReal  diff = 0, size = 0;
+  PetscBool  ok;
+  char       why[256];
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(HJMG_Record, pc, b, x, 0));
@@ -256,7 +256,8 @@ PetscErrorCode HJMGGraphView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (g->state == HJMG_GRAPH_OFF) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle by PCMG's path, not recorded (%s)\n", g->off));
-  else if (g->state == HJMG_GRAPH_REPLAY) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded by the %s backend and replayed (-pc_hjmg_graph true): %" PetscInt_FMT " replays, %" PetscInt_FMT " recordings, %s\n", g->ops->name, g->nreplay, g->nrecord, g->bc ? "on copies of the caller's vectors" : "on the caller's vectors"));
+  else if (g->state == HJMG_GRAPH_REPLAY)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded by the %s backend and replayed (-pc_hjmg_graph true): %" PetscInt_FMT " replays, %" PetscInt_FMT " recordings, %s\n", g->ops->name, g->nreplay, g->nrecord, g->bc ? "on copies of the caller's vectors" : "on the caller's vectors"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded at the second PCApply after a setup where every level is hjmg's own on device vectors (-pc_hjmg_graph %s)\n", hm->graph ? "true" : "false"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

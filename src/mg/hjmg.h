@@ -28,19 +28,19 @@ typedef enum {
 
 typedef struct {
   HJMGGraphState      state;
-  char                off[256];  /* why PCMG's path runs */
-  const HJBackendOps *ops;       /* the backend that records (the vectors') */
-  void               *rec;       /* its recording */
-  Vec                 b, x;      /* the vectors the recording reads and writes: the caller's (direct), or copies of
+  char                off[256]; /* why PCMG's path runs */
+  const HJBackendOps *ops;      /* the backend that records (the vectors') */
+  void               *rec;      /* its recording */
+  Vec                 b, x;     /* the vectors the recording reads and writes: the caller's (direct), or copies of
                                     theirs (bc, xc) once a PCApply came with other arrays */
-  Vec                 bc, xc;    /* the copies (NULL: direct) */
-  const void         *barr;      /* b's and x's device arrays when recorded */
+  Vec                 bc, xc;   /* the copies (NULL: direct) */
+  const void         *barr;     /* b's and x's device arrays when recorded */
   void               *xarr;
-  PetscObjectState   *sig;       /* what the recording depends on besides the arrays: every level's operator state and
+  PetscObjectState   *sig; /* what the recording depends on besides the arrays: every level's operator state and
                                     smoothers' iteration counts, at the recording */
   PetscInt            nsig;
-  PetscInt            nreplay;   /* replays since the last setup */
-  PetscInt            nrecord;   /* recordings since the last setup */
+  PetscInt            nreplay; /* replays since the last setup */
+  PetscInt            nrecord; /* recordings since the last setup */
 } HJMGGraph;
 
 /* PCMG's operations and its "PCMGSetLevels_C", saved at PCCreate_HJMG and called from the overrides: PCSetUp_MG and
@@ -54,8 +54,8 @@ typedef struct {
   PetscErrorCode (*applytranspose)(PC, Vec, Vec);
   PetscErrorCode (*apply)(PC, Vec, Vec);
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
-  PetscBool  stencilresidual;     /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
-  PetscBool  graph;               /* -pc_hjmg_graph: the V-cycle recorded once and replayed where every level is hjmg's own */
+  PetscBool  stencilresidual; /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
+  PetscBool  graph;           /* -pc_hjmg_graph: the V-cycle recorded once and replayed where every level is hjmg's own */
   HJMGGraph  g;
   PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
   PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
@@ -79,7 +79,7 @@ PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode HJMGLevelsOwn(PC, char[], size_t, const char **); /* every level hjmg's own (why not) */
-PETSC_INTERN PetscErrorCode HJMGLevelsFallbacks(PC, PetscInt *);             /* residuals and transfers by PETSc's products so far */
+PETSC_INTERN PetscErrorCode HJMGLevelsFallbacks(PC, PetscInt *);              /* residuals and transfers by PETSc's products so far */
 /* src/mg/graph.cxx: PCApply as a replayed recording of PCMG's V-cycle; forgotten at every setup and reset; the view's line */
 PETSC_INTERN PetscErrorCode HJMGGraphApply(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode HJMGGraphReset(PC);
