@@ -57,14 +57,18 @@ fi
 # ---------------------------------------------------------------- the suites (bench/suites.txt)
 declare -A DEF=()
 STEPS=() # "suite<TAB>name<TAB>seconds<TAB>keep<TAB>command", in file order
-subst() { # text -> text with every {NAME} of DEF replaced (definitions may use earlier ones)
-  local s=$1 k i
+subst() { # VAR text: VAR <- text with every {NAME} of DEF replaced (definitions may use earlier ones); no subshell
+  local s=$2 k i
   for i in 1 2 3 4; do
     for k in "${!DEF[@]}"; do s=${s//\{$k\}/${DEF[$k]}}; done
   done
-  printf '%s' "$s"
+  printf -v "$1" '%s' "$s"
 }
-trim() { local s=$1; s=${s#"${s%%[![:space:]]*}"}; printf '%s' "${s%"${s##*[![:space:]]}"}"; }
+trim() { # VAR text: VAR <- text without leading and trailing blanks; no subshell (a fork per field made parsing slow)
+  local s=$2
+  s=${s#"${s%%[![:space:]]*}"}
+  printf -v "$1" '%s' "${s%"${s##*[![:space:]]}"}"
+}
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in '#'* | '') continue ;; esac
   if [[ $line =~ ^def\ +([A-Za-z0-9_]+)\ *=\ *(.*)$ ]]; then
@@ -72,10 +76,15 @@ while IFS= read -r line || [ -n "$line" ]; do
     continue
   fi
   f=() rest=$line
-  for i in 1 2 3 4; do f+=("$(trim "${rest%% | *}")"); rest=${rest#* | }; done
+  for i in 1 2 3 4; do
+    trim t "${rest%% | *}"
+    f+=("$t")
+    rest=${rest#* | }
+  done
   [ "$rest" != "$line" ] || { echo "gpu.sh: bad line in $SUITES: $line" >&2; exit 2; }
   [[ ${f[2]} =~ ^[0-9]+(/[0-9]+)?$ ]] || { echo "gpu.sh: bad SECONDS '${f[2]}' in $SUITES: $line" >&2; exit 2; }
-  STEPS+=("${f[0]}"$'\t'"${f[1]}"$'\t'"${f[2]}"$'\t'"${f[3]}"$'\t'"$(trim "$rest")")
+  trim t "$rest"
+  STEPS+=("${f[0]}"$'\t'"${f[1]}"$'\t'"${f[2]}"$'\t'"${f[3]}"$'\t'"$t")
 done < "$SUITES"
 suites=$(printf '%s\n' "${STEPS[@]}" | cut -f1 | awk '!seen[$0]++' | paste -sd' ' -)
 
@@ -124,8 +133,8 @@ runstep() { # suite name seconds keep command
   if [ "$l" -lt "$need" ]; then log "SKIP [$suite] $name (needs $need s, $l s left)"; return; fi
   [ "$l" -lt "$secs" ] && secs=$((l - 5))
   DEF[S]=$((secs > 20 ? secs - 10 : secs))
-  c=$(subst "$5")
-  keep=$(subst "$keep")
+  subst c "$5"
+  subst keep "$keep"
   if [ "$DRY" != 0 ]; then
     echo "[$suite] $name: timeout $secs $c"
     DRYUSED=$((DRYUSED + need))
