@@ -118,15 +118,15 @@ if [ "$DRY" = 0 ]; then
 fi
 export HJ_COMMIT=$(head -1 "$dev/COMMIT" 2>/dev/null || echo unknown)
 DEF[B]=$B DEF[SRC]=$HJ_SRC DEF[OUT]=$OUT DEF[LIB]=$B/libpetsc-hjacobi.so
-START=$(date +%s) DEADLINE=${GPU_DEADLINE:-540}
+START=$EPOCHSECONDS DEADLINE=${GPU_DEADLINE:-540}
 DRYUSED=0 # a dry run counts every step as using all its seconds (the worst case)
-left() { echo $((DEADLINE - ($(date +%s) - START) - DRYUSED)); }
+left() { echo $((DEADLINE - (EPOCHSECONDS - START) - DRYUSED)); }
 log() { echo "$@" | tee -a "$OUT/summary.txt"; }
 fails=0
 
 runstep() { # suite name seconds keep command
   local suite=$1 name=$2 secs=${3#*/} need=${3%/*} keep=$4 c t0 rc tmp l
-  l=$(left)
+  l=$((DEADLINE - (EPOCHSECONDS - START) - DRYUSED))
   # a driver that stops cleanly at -max_seconds {S} runs in what is left (at least 40 s); a step with NEED/LIMIT runs
   # when NEED seconds are left, limited to what is left; any other step needs its SECONDS
   if [ "$l" -lt "$secs" ] && [[ $5 == *"{S}"* ]]; then need=40; fi
