@@ -172,23 +172,25 @@ if(HJACOBI_WITH_CUDA)
     "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on no level" COMMAND ${CM3} -pc_type hjmg -pc_hjmg_explicit_restriction true -ksp_view)
   hj_expect_test(NAME cuda_hjmg_view_explicit LABELS "cuda;hjmg" MATCH "stored transpose of the interpolation .-pc_hjmg_explicit_restriction true, GPU AIJ only. on levels 1 2 3"
     "stencil .-pc_hjmg_stencil_transfer false. on no level" COMMAND ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_hjmg_explicit_restriction true -ksp_view)
-  # the recorded V-cycle (-pc_hjmg_graph, default true on one rank): the same solves as PCMG's path to rounding, on the
+  # the recorded V-cycle (-pc_hjmg_graph true, one rank; off by default): the same solves as PCMG's path to rounding, on the
   # caller's vectors (CG: the same two every PCApply) or on copies (FGMRES: other arrays every PCApply), in 3D and 2D;
   # a level that is not hjmg's own keeps PCMG's path, and -pc_view says why
-  hj_hjmg_same(cuda_hjmg_graph_same 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg)
-  hj_hjmg_same(cuda_hjmg_graph_same_cg 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -ksp_type cg -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg -ksp_type cg)
-  hj_hjmg_same(cuda_hjmg_graph_same_2d 1 cuda RTOL 1e-9 REF ${M2} ${CU} -pc_type hjmg -pc_hjmg_graph false TEST ${M2} ${CU} -pc_type hjmg)
-  hj_hjmg_same(cuda_hjmg_graph_same_wcycle 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -pc_mg_cycle_type w -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg -pc_mg_cycle_type w)
+  hj_hjmg_same(cuda_hjmg_graph_same 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_same_cg 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -ksp_type cg -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg -ksp_type cg -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_same_2d 1 cuda RTOL 1e-9 REF ${M2} ${CU} -pc_type hjmg -pc_hjmg_graph false TEST ${M2} ${CU} -pc_type hjmg -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_same_wcycle 1 cuda RTOL 1e-9 REF ${CM3} -pc_type hjmg -pc_mg_cycle_type w -pc_hjmg_graph false TEST ${CM3} -pc_type hjmg -pc_mg_cycle_type w -pc_hjmg_graph true)
   hj_expect_test(NAME cuda_hjmg_graph_view LABELS "cuda;hjmg" MATCH "V-cycle recorded by the cuda backend and replayed .-pc_hjmg_graph true.: [1-9][0-9]* replays, 2 recordings, on copies of the caller's vectors"
-    COMMAND ${CM3} -pc_type hjmg -ksp_view)
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_view_cg LABELS "cuda;hjmg" MATCH "V-cycle recorded by the cuda backend and replayed .-pc_hjmg_graph true.: [1-9][0-9]* replays, 1 recordings, on the caller's vectors"
-    COMMAND ${CM3} -pc_type hjmg -ksp_type cg -ksp_view)
+    COMMAND ${CM3} -pc_type hjmg -ksp_type cg -pc_hjmg_graph true -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_transfer LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .level 1: its interpolation and restriction are not the stencil transfers."
-    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false -ksp_view)
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -pc_hjmg_stencil_transfer false -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_coarse LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .level 0: the coarse solve is not preonly . hjdense."
-    COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_type lu -ksp_view)
-  hj_expect_test(NAME cuda_hjmg_graph_off_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "V-cycle by PCMG's path, not recorded .several ranks"
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -mg_coarse_pc_type lu -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_off_default LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .-pc_hjmg_graph false."
     COMMAND ${CM3} -pc_type hjmg -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_off_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "V-cycle by PCMG's path, not recorded .several ranks"
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -ksp_view)
   hj_hjmg_same(cuda_hjmg_stencil_transfer 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${CM3} -pc_type hjmg)
   # hjmg's coarse solve on one rank with CUDA vectors: PCHJDENSE on the device (PCMG's LU when asked for); the inverse
   # on the device solves exactly, and its transpose too
@@ -272,11 +274,11 @@ hj_expect_test(NAME hjmg_gather_chosen_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: r
   COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_pc_type redundant -ksp_view)
 # the recorded V-cycle needs device vectors whose backend records, on one rank: PCMG's path here, and -pc_view says why
 hj_expect_test(NAME hjmg_graph_host LABELS "hjmg" MATCH "V-cycle by PCMG's path, not recorded .the vectors' backend records nothing .host vectors.."
-  COMMAND ${M3} -pc_type hjmg -ksp_view)
+  COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph true -ksp_view)
 hj_expect_test(NAME hjmg_graph_off LABELS "hjmg" MATCH "V-cycle by PCMG's path, not recorded .-pc_hjmg_graph false."
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph false -ksp_view)
 hj_expect_test(NAME hjmg_graph_before LABELS "hjmg" MATCH "V-cycle recorded at the second PCApply after a setup"
-  COMMAND ${M3} -pc_type hjmg -pc_view)
+  COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph true -pc_view)
 hj_expect_test(NAME hjmg_gather_off_np2 NP 2 LABELS "hjmg;mpi" MATCH "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
   COMMAND ${MG65} -ksp_view)
 if(TARGET tutorial_ex45)

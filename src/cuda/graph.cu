@@ -79,7 +79,8 @@ PetscErrorCode HJRecordEnd_CUDA(void *rec, PetscBool record, PetscBool *ok)
     const cudaError_t err = cudaStreamEndCapture(r->s, &g); /* whatever happened since the begin: the stream leaves capture */
 
     PetscLogGpuTimeFlag = r->timer;
-    r->flops            = petsc_gflops - r->flops;
+    r->flops            = (petsc_gflops - r->flops) / PETSC_FLOPS_PER_OP; /* PetscLogGpuFlops() multiplies again */
+    petsc_gflops -= r->flops * PETSC_FLOPS_PER_OP;                        /* the capture ran nothing */
     if (err != cudaSuccess || !g) {
       (void)cudaGetLastError(); /* the capture's failure is answered by ok, not left for the next call */
       if (g) PetscCallCUDA(cudaGraphDestroy(g));

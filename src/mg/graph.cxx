@@ -21,8 +21,9 @@ static PetscErrorCode GraphOff(PC pc, const char *why)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* what a recording depends on besides the arrays: each level's operator and Pmat states and smoothers' iteration
-   counts (sig NULL: their number) */
+/* what a recording depends on besides the arrays (sig NULL: their number): PCMG's kind and cycles, and on each level
+   the cycles, the operator's and Pmat's ids and states, the smoothers' iteration counts and their PCs' ids and states
+   (PCHJACOBI's and PCHJDENSE's setups raise it) */
 static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
@@ -30,18 +31,33 @@ static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
   PetscInt       c  = 0;
 
   PetscFunctionBegin;
+  if (sig) {
+    sig[0] = (PetscObjectState)mg->am;
+    sig[1] = (PetscObjectState)mg->cyclesperpcapply;
+  }
+  c = 2;
   for (PetscInt l = 0; l < nl; l++) {
+    if (sig) sig[c] = (PetscObjectState)mg->levels[l]->cycles;
+    c++;
     for (KSP k : {mg->levels[l]->smoothd, mg->levels[l]->smoothu}) {
-      Mat A = NULL, P = NULL;
+      Mat           A = NULL, P = NULL;
+      PC            kpc;
+      PetscObjectId id;
 
       if (!k) continue;
       PetscCall(KSPGetOperators(k, &A, &P));
+      PetscCall(KSPGetPC(k, &kpc));
       if (sig) {
         PetscCall(PetscObjectStateGet((PetscObject)A, &sig[c]));
         PetscCall(PetscObjectStateGet((PetscObject)P, &sig[c + 1]));
         sig[c + 2] = (PetscObjectState)k->max_it;
+        PetscCall(PetscObjectStateGet((PetscObject)kpc, &sig[c + 3]));
+        PetscCall(PetscObjectGetId((PetscObject)kpc, &id));
+        sig[c + 4] = (PetscObjectState)id;
+        PetscCall(PetscObjectGetId((PetscObject)A, &id));
+        sig[c + 5] = (PetscObjectState)id;
       }
-      c += 3;
+      c += 6;
     }
   }
   *n = c;
@@ -95,18 +111,10 @@ static PetscErrorCode GraphRun(PC pc, PetscBool record, PetscBool *ok)
 
   PetscFunctionBegin;
   PetscCall((*g->ops->recordbegin)(&g->rec, record));
-  if (record) PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL)); /* a call the capture refuses fails quietly: the answer is ok */
   ierr = (*hm->apply)(pc, g->b, g->x);
-  if (record) PetscCall(PetscPopErrorHandler());
-  PetscCall((*g->ops->recordend)(g->rec, record, ok));
-  if (!record) PetscCall(ierr);
-  else if (ierr) {
-    PC_MG         *mg = (PC_MG *)pc->data;
-    const PetscInt nl = mg->levels[0]->levels;
-
-    *ok = PETSC_FALSE;
-    if (mg->levels[nl - 1]->b == g->b) mg->levels[nl - 1]->b = NULL; /* PCMG's apply stopped before forgetting the rhs it borrowed */
-  }
+  PetscCall((*g->ops->recordend)(g->rec, record, ok)); /* the capture closed and PETSc's stream current again, whatever happened */
+  /* a call that failed inside the capture left PETSc's apply half done (locks, nesting counts): an error, not a fallback */
+  PetscCheck(ierr == PETSC_SUCCESS, PetscObjectComm((PetscObject)pc), PETSC_ERR_LIB, "PCHJMG: the V-cycle could not be %s on the recording's stream (the call above failed); -pc_hjmg_graph false keeps PCMG's path", record ? "recorded" : "run");
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -123,17 +131,19 @@ static PetscErrorCode GraphRecord(PC pc, Vec b, Vec x)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(HJMG_Record, pc, b, x, 0));
   if (g->bc) PetscCall(VecCopy(b, g->bc));
-  PetscCall(GraphRun(pc, PETSC_FALSE, &ok)); /* the reference, and what is made at first use on the recording's stream */
+  PetscCall(GraphRun(pc, PETSC_FALSE, &ok));                                       /* what is made at first use on the recording's stream */
+  PetscCall((*((PC_HJMG *)((PC_MG *)pc->data)->innerctx)->apply)(pc, g->b, g->x)); /* the reference, on PETSc's stream */
   PetscCall(VecDuplicate(g->x, &ref));
   PetscCall(VecCopy(g->x, ref));
   PetscCall(HJMGLevelsFallbacks(pc, &before));
   PetscCall(GraphRun(pc, PETSC_TRUE, &ok));
   PetscCall(HJMGLevelsFallbacks(pc, &after));
-  if (!ok) PetscCall(GraphOff(pc, "the recording failed (a level's work synchronizes with the host or allocates)"));
+  if (!ok) PetscCall(GraphOff(pc, "the capture was invalidated (a level's work synchronizes with the host or allocates)"));
   else if (after != before) PetscCall(GraphOff(pc, "a level's residual or transfer ran PETSc's product, which the recording does not hold"));
   else {
     PetscCall((*g->ops->replay)(g->rec));
-    PetscCall(VecAXPY(ref, -1.0, g->x)); /* ref - replay */
+    PetscCall(PetscObjectStateIncrease((PetscObject)g->x)); /* written on the device: no cached norm holds */
+    PetscCall(VecAXPY(ref, -1.0, g->x));                    /* ref - replay */
     PetscCall(VecNorm(ref, NORM_INFINITY, &diff));
     PetscCall(VecNorm(g->x, NORM_INFINITY, &size));
     if (!(diff <= 1e3 * PETSC_MACHINE_EPSILON * size)) {
@@ -164,6 +174,7 @@ static PetscErrorCode GraphReplay(PC pc)
   PetscCall(PetscLogEventBegin(HJMG_Graph, pc, 0, 0, 0));
   PetscCall(PetscLogGpuTimeBegin());
   PetscCall((*g->ops->replay)(g->rec));
+  if (g->xc) PetscCall(PetscObjectStateIncrease((PetscObject)g->xc)); /* written on the device: no cached norm holds */
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(PetscLogEventEnd(HJMG_Graph, pc, 0, 0, 0));
   g->nreplay++;
@@ -180,12 +191,13 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     const char *why;
     char        buf[256];
 
+    PetscCall((*hm->apply)(pc, b, x)); /* what is made at first use is made outside any recording */
     PetscCall(GraphEligible(pc, b, x, buf, sizeof(buf), &why));
     if (why) PetscCall(GraphOff(pc, why));
     else g->state = HJMG_GRAPH_RECORD;
-    PetscCall((*hm->apply)(pc, b, x)); /* what is made at first use is made outside any recording */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (!hm->graph && g->state != HJMG_GRAPH_OFF) PetscCall(GraphOff(pc, "-pc_hjmg_graph false")); /* the option, given after the recording */
   if (g->state == HJMG_GRAPH_OFF) {
     PetscCall((*hm->apply)(pc, b, x));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -198,9 +210,10 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     PetscCall(GraphSignature(pc, NULL, &n));
     PetscCall(PetscMalloc1(n, &now));
     PetscCall(GraphSignature(pc, now, &n));
-    PetscCall(PetscArraycmp(now, g->sig, n, &same));
+    same = PETSC_FALSE;
+    if (n == g->nsig) PetscCall(PetscArraycmp(now, g->sig, n, &same));
     PetscCall(PetscFree(now));
-    if (!same || n != g->nsig) {
+    if (!same) {
       PetscCall(PetscInfo(pc, "a level's operator or smoother changed since the V-cycle was recorded: recording again\n"));
       g->state = HJMG_GRAPH_RECORD;
     }
@@ -256,8 +269,9 @@ PetscErrorCode HJMGGraphView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (g->state == HJMG_GRAPH_OFF) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle by PCMG's path, not recorded (%s)\n", g->off));
+  else if (!hm->graph) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle by PCMG's path, not recorded (-pc_hjmg_graph false)\n"));
   else if (g->state == HJMG_GRAPH_REPLAY)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded by the %s backend and replayed (-pc_hjmg_graph true): %" PetscInt_FMT " replays, %" PetscInt_FMT " recordings, %s\n", g->ops->name, g->nreplay, g->nrecord, g->bc ? "on copies of the caller's vectors" : "on the caller's vectors"));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded at the second PCApply after a setup where every level is hjmg's own on device vectors (-pc_hjmg_graph %s)\n", hm->graph ? "true" : "false"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: V-cycle recorded at the second PCApply after a setup where every level is hjmg's own on device vectors (-pc_hjmg_graph true)\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -438,6 +438,15 @@ PetscErrorCode HJMGLevelsOwn(PC pc, char buf[], size_t len, const char **why)
       PetscCall(KSPGetPC(level->smoothd, &cpc));
       if (is) PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCHJDENSE, &is));
       if (!is) what = "the coarse solve is not preonly + hjdense";
+      else if (level->smoothd->numbermonitors) what = "the coarse solve has a monitor";
+      else {
+        PetscBool dev                               = PETSC_FALSE;
+        PetscErrorCode (*ondevice)(PC, PetscBool *) = NULL;
+
+        PetscCall(PetscObjectQueryFunction((PetscObject)cpc, "PCHJDenseOnDevice_C", &ondevice));
+        if (ondevice) PetscCall((*ondevice)(cpc, &dev));
+        if (!dev) what = "hjdense applies no inverse on the device (its inner PC solves)";
+      }
     }
     for (KSP k : {level->smoothd, level->smoothu}) {
       PC spc;
@@ -448,6 +457,7 @@ PetscErrorCode HJMGLevelsOwn(PC pc, char buf[], size_t len, const char **why)
       if (is) PetscCall(PetscObjectTypeCompare((PetscObject)spc, PCHJACOBI, &is));
       if (!is) what = "its smoother is not richardson + hjacobi";
       else if (k->normtype != KSP_NORM_NONE || k->numbermonitors) what = "its smoother computes norms (a norm type or a monitor)";
+      else if (HJSweepsOf(spc)->ghostsf) what = "its smoother exchanges ghost values through PetscSF (a periodic direction), outside the recording's stream";
     }
     for (KSP k : {level->smoothd, level->smoothu}) { /* KSPSolve projects a null space out with reductions read on the host */
       Mat A = NULL, P = NULL;

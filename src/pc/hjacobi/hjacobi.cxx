@@ -57,6 +57,7 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
   const HJBackendOps *ops;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectStateIncrease((PetscObject)pc)); /* a new setup: what a recorded V-cycle holds (src/mg/graph.cxx) is stale */
   PetscCall(PCHJacobiCite_Private());
   PetscCall(HJFindGrid(pc, &dm)); /* grid/grid.cxx: the PC's DMDA, else the Pmat's; no grid: an error naming what works */
 

@@ -85,6 +85,7 @@ static PetscErrorCode PCSetUp_HJDense(PC pc)
   PetscBool    accept = PETSC_FALSE, attached;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectStateIncrease((PetscObject)pc)); /* a new setup: what a recorded V-cycle holds (src/mg/graph.cxx) is stale */
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCheck(size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJDENSE runs on one MPI rank (this PC has %d); on several, put it inside PCREDUNDANT (-pc_type redundant -redundant_pc_type hjdense; as a PCMG coarse solve -mg_coarse_pc_type redundant -mg_coarse_redundant_pc_type hjdense)", size);
   PetscCall(MatGetSize(pc->pmat, &n, &N));
@@ -184,6 +185,16 @@ static PetscErrorCode HJDenseFollow(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "PCHJDenseOnDevice_C": whether PCApply is one dense product on the device (hjmg's recorded V-cycle needs that) */
+static PetscErrorCode PCHJDenseOnDevice_HJDense(PC pc, PetscBool *on)
+{
+  PC_HJDense *hd = (PC_HJDense *)pc->data;
+
+  PetscFunctionBegin;
+  *on = (PetscBool)(hd->inverse && hd->device);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* y = A^{-1} x or A^{-T} x: one dense product, or the inner PC above the size limit */
 static PetscErrorCode HJDenseApply(PC pc, Vec x, Vec y, PetscBool transpose)
 {
@@ -276,6 +287,7 @@ static PetscErrorCode PCDestroy_HJDense(PC pc)
   PetscCall(PCReset_HJDense(pc));
   PetscCall(PCDestroy(&hd->inner));
   PetscCall(PetscFree(pc->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJDenseOnDevice_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -363,7 +375,8 @@ PetscErrorCode PCCreate_HJDense(PC pc)
   hd->maxsize = 1024;
   pc->data    = hd;
 
-  pc->ops->setup          = PCSetUp_HJDense;
+  pc->ops->setup = PCSetUp_HJDense;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCHJDenseOnDevice_C", PCHJDenseOnDevice_HJDense));
   pc->ops->apply          = PCApply_HJDense;
   pc->ops->applytranspose = PCApplyTranspose_HJDense;
   pc->ops->setfromoptions = PCSetFromOptions_HJDense;

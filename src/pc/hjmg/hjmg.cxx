@@ -240,7 +240,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
 .  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks)
 .  -pc_hjmg_gather_size <n> - on several ranks, the levels with fewer than n grid points per rank gathered onto one rank: the last level kept is `PCMG`'s coarse level, its solve `PCTELESCOPE` (the DMDA repartitioned onto one rank) with an inner hjmg on the remaining levels (Galerkin coarse operators, the DM's vector and matrix types); each V-cycle then sends one gather and one scatter of that level instead of every coarser level's messages (default 0: off; on 2 H200s, 257^3, 32768 made hjmg 8-11% faster than without it; `PCApplyTranspose()` is then an error, as `PCTELESCOPE` has none)
-.  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()` (default true; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
+.  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()` (default false; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
@@ -306,7 +306,7 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   hm->stenciltransfer     = PETSC_TRUE;
   hm->explicitrestriction = PETSC_FALSE; /* H100: the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
   hm->gathersize          = HJMG_GATHER_SIZE;
-  hm->graph               = PETSC_TRUE;
+  hm->graph               = PETSC_FALSE; /* opt-in: src/mg/graph.cxx says what it does not yet check */
 
   pc->ops->setup          = PCSetUp_HJMG;
   pc->ops->setfromoptions = PCSetFromOptions_HJMG;
