@@ -115,6 +115,9 @@ hj_expect_test(NAME hjmg_view_override LABELS hjmg MATCH "type: hjmg" "type: jac
 hj_expect_test(NAME hjmg_view_smoothup LABELS hjmg MATCH "Up solver .post-smoother. on level 2" "PC Object: .mg_levels_2_up_."
   NOMATCH "type: (sor|chebyshev)" COMMAND ${V3} -pc_mg_distinct_smoothup -pc_view)
 hj_expect_test(NAME hjmg_view_autolevels LABELS hjmg MATCH "levels=4 cycles=v" "hjmg: 4 levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_view)
+# host vectors: the rule alone (PCMG's coarse LU; 65^3: 5 levels down to 5^3)
+hj_expect_test(NAME hjmg_view_autolevels_host LABELS hjmg MATCH "hjmg: 5 levels chosen from the DMDA .halved while it can;" "type: lu" NOMATCH "hjdense"
+  COMMAND $<TARGET_FILE:mg3d> -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type hjmg -pc_view)
 hj_expect_test(NAME hjmg_view_levels_given LABELS hjmg MATCH "levels=2 cycles=v" NOMATCH "levels chosen from the DMDA" COMMAND ${M2A} -pc_type hjmg -pc_mg_levels 2 -pc_view)
 hj_expect_test(NAME hjmg_help LABELS hjmg MATCH "-pc_hjmg_stencil_residual" "-pc_hjmg_stencil_transfer" "-pc_hjmg_explicit_restriction" "-pc_mg_levels" "-mg_levels_pc_hjacobi_tile"
   COMMAND ${V3} -help)
@@ -196,6 +199,17 @@ if(HJACOBI_WITH_CUDA)
   # on the device solves exactly, and its transpose too
   hj_expect_test(NAME cuda_hjmg_coarse_dense LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the device"
     COMMAND ${CM3} -pc_type hjmg -pc_view)
+  # the levels hjmg chooses on CUDA vectors stop at the first grid hjdense inverts (65^3: 9^3, 729 rows, 4 levels where
+  # host vectors get 5); a coarse solve the user chose, or a smaller -pc_hjdense_max_size, keeps the rule alone
+  set(C65 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type hjmg)
+  hj_expect_test(NAME cuda_hjmg_autolevels_dense LABELS "cuda;hjmg" MATCH "hjmg: 4 levels chosen from the DMDA .halved while it can, down to the first grid whose operator the coarse dense inverse takes: at most 1024 rows" "the 729 x 729 inverse, applied as one dense product on the device"
+    "its=[1-9] .*reason=CONVERGED_RTOL" COMMAND ${C65} -pc_view)
+  hj_expect_test(NAME cuda_hjmg_autolevels_dense_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "hjmg: 4 levels chosen from the DMDA" "type: redundant"
+    "the 729 x 729 inverse, applied as one dense product on the device" "its=[1-9] .*reason=CONVERGED_RTOL" COMMAND ${C65} -pc_view)
+  hj_expect_test(NAME cuda_hjmg_autolevels_lu LABELS "cuda;hjmg" MATCH "hjmg: 5 levels chosen from the DMDA" "type: lu" NOMATCH "hjdense"
+    COMMAND ${C65} -mg_coarse_pc_type lu -pc_view)
+  hj_expect_test(NAME cuda_hjmg_autolevels_maxsize LABELS "cuda;hjmg" MATCH "hjmg: 5 levels chosen from the DMDA" "the 125 x 125 inverse"
+    COMMAND ${C65} -mg_coarse_pc_hjdense_max_size 500 -pc_view)
   # any coarse PC or factor option keeps PCMG's LU as PCMG made it (its zero-pivot shift included)
   hj_expect_test(NAME cuda_hjmg_coarse_lu LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: lu" "diagonal shift on blocks" NOMATCH "hjdense"
     COMMAND ${CM3} -pc_type hjmg -mg_coarse_pc_type lu -pc_view)

@@ -5,7 +5,8 @@
 #include <petscpc.h>
 #include <petschjacobi/compat.h>
 
-#define HJD_CHECK_FACTOR 100 /* the dense product is taken when its residual is within this factor of the inner PC's ... */
+#define HJD_MAX_SIZE     1024 /* -pc_hjdense_max_size's default: the largest operator (rows) whose inverse is formed */
+#define HJD_CHECK_FACTOR 100  /* the dense product is taken when its residual is within this factor of the inner PC's ... */
 
 /* the n x n inverse the inner PC (set up) applies, column by column (MATSEQDENSE) */
 PETSC_INTERN PetscErrorCode HJDenseForm(PC inner, PetscInt n, Mat *inverse);

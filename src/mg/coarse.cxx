@@ -7,27 +7,76 @@
    code, or any coarse PC, factor or redundant option given keeps PCMG's coarse solve as PCMG made it (with its
    MAT_SHIFT_INBLOCKS, which a PCLU made again by -mg_coarse_pc_type lu after a switch would not have). */
 #include "mg/hjmg.h"
+#include "dense/dense.h"
 
 /* an option of the coarse solve's that says the user chose it (prefix: the coarse PC's) */
-static PetscErrorCode CoarseChosen(PC cpc, PetscBool redundant, PetscBool *chosen)
+static PetscErrorCode CoarseChosenByPrefix(PetscOptions options, const char *prefix, PetscBool redundant, PetscBool *chosen)
 {
   static const char *const pcnames[] = {"pc_type", "pc_factor_mat_solver_type", "pc_factor_shift_type", "pc_factor_shift_amount", "pc_factor_mat_ordering_type", "pc_factor_zeropivot", "pc_factor_fill", "pc_factor_in_place", "pc_factor_reuse_ordering", "pc_factor_reuse_fill", "pc_factor_nonzeros_along_diagonal", "pc_factor_pivot_in_blocks", "pc_factor_column_pivot", "ksp_type"};
-  const char              *prefix;
 
   PetscFunctionBegin;
   *chosen = PETSC_FALSE;
-  PetscCall(PCGetOptionsPrefix(cpc, &prefix));
   for (int r = 0; r < (redundant ? 2 : 1) && !*chosen; r++) /* the coarse PC's own names, then its redundant KSP's */
     for (const char *name : pcnames) {
       char key[256];
 
       if (!r && !strcmp(name, "ksp_type")) continue; /* the coarse KSP's type is not the coarse PC's */
       PetscCall(PetscSNPrintf(key, sizeof(key), "-%s%s", r ? "redundant_" : "", name));
-      PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, key, chosen));
+      PetscCall(PetscOptionsHasName(options, prefix, key, chosen));
       if (*chosen) break;
     }
-  if (redundant && !*chosen) PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, "-pc_redundant_number", chosen));
-  if (redundant && !*chosen) PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, prefix, "-psubcomm_type", chosen));
+  if (redundant && !*chosen) PetscCall(PetscOptionsHasName(options, prefix, "-pc_redundant_number", chosen));
+  if (redundant && !*chosen) PetscCall(PetscOptionsHasName(options, prefix, "-psubcomm_type", chosen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CoarseChosen(PC cpc, PetscBool redundant, PetscBool *chosen)
+{
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(cpc, &prefix));
+  PetscCall(CoarseChosenByPrefix(((PetscObject)cpc)->options, prefix, redundant, chosen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether the PC's DM makes device vectors (hjmg's coarse default is hjdense there) */
+static PetscErrorCode DeviceVectors(PC pc, PetscBool *device)
+{
+  VecType vtype;
+
+  PetscFunctionBegin;
+  *device = PETSC_FALSE;
+  PetscCall(DMGetVecType(pc->dm, &vtype));
+  if (vtype) {
+    const HJBackendOps *ops;
+
+    PetscCall(HJBackendOfVecType(vtype, &ops));
+    *device = ops->device;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGCoarseDenseRows(PC pc, PetscInt *rows)
+{
+  PetscBool   device, chosen;
+  PetscMPIInt size;
+  const char *pcprefix;
+  char        prefix[256];
+
+  PetscFunctionBegin;
+  *rows = 0;
+  if (pc->setupcalled || !pc->dm) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(DeviceVectors(pc, &device));
+  if (!device) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PCGetOptionsPrefix(pc, &pcprefix));
+  PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%smg_coarse_", pcprefix ? pcprefix : ""));
+  PetscCall(CoarseChosenByPrefix(((PetscObject)pc)->options, prefix, (PetscBool)(size > 1), &chosen));
+  if (chosen) PetscFunctionReturn(PETSC_SUCCESS);
+  *rows = HJD_MAX_SIZE;
+  if (size > 1) PetscCall(PetscStrlcat(prefix, "redundant_", sizeof(prefix))); /* hjdense inside PCREDUNDANT */
+  PetscCall(PetscOptionsGetInt(((PetscObject)pc)->options, prefix, "-pc_hjdense_max_size", rows, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -53,19 +102,12 @@ PetscErrorCode HJMGCoarseDefault(PC pc)
   const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
   KSP            coarse;
   PC             cpc;
-  PetscBool      lu, redundant, chosen, device = PETSC_FALSE, done = PETSC_FALSE;
+  PetscBool      lu, redundant, chosen, device, done = PETSC_FALSE;
   PetscMPIInt    size;
-  VecType        vtype;
 
   PetscFunctionBegin;
   if (pc->setupcalled || n < 2 || !pc->dm || !(coarse = mg->levels[0]->smoothd)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(DMGetVecType(pc->dm, &vtype));
-  if (vtype) {
-    const HJBackendOps *ops;
-
-    PetscCall(HJBackendOfVecType(vtype, &ops));
-    device = ops->device;
-  }
+  PetscCall(DeviceVectors(pc, &device));
   if (!device) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetPC(coarse, &cpc));
   PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCLU, &lu));

@@ -154,7 +154,7 @@ static PetscErrorCode GraphRecord(PC pc, Vec b, Vec x)
   }
   if (g->state == HJMG_GRAPH_OFF) PetscCall(VecCopy(ref, g->x));
   else {
-    PetscCall(PetscMalloc1(g->nsig, &g->sig));
+    PetscCall(PetscMalloc1(2 * g->nsig, &g->sig)); /* the recording's, then room for a PCApply's own */
     PetscCall(GraphSignature(pc, g->sig, &g->nsig));
     g->nrecord++;
     g->state = HJMG_GRAPH_REPLAY;
@@ -203,16 +203,14 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (g->state == HJMG_GRAPH_REPLAY) { /* the recording still holds this V-cycle? */
-    PetscObjectState *now;
-    PetscInt          n;
-    PetscBool         same;
+    PetscInt  n;
+    PetscBool same = PETSC_FALSE;
 
     PetscCall(GraphSignature(pc, NULL, &n));
-    PetscCall(PetscMalloc1(n, &now));
-    PetscCall(GraphSignature(pc, now, &n));
-    same = PETSC_FALSE;
-    if (n == g->nsig) PetscCall(PetscArraycmp(now, g->sig, n, &same));
-    PetscCall(PetscFree(now));
+    if (n == g->nsig) { /* this call's signature in the second half of g->sig */
+      PetscCall(GraphSignature(pc, g->sig + n, &n));
+      PetscCall(PetscArraycmp(g->sig + n, g->sig, n, &same));
+    }
     if (!same) {
       PetscCall(PetscInfo(pc, "a level's operator or smoother changed since the V-cycle was recorded: recording again\n"));
       g->state = HJMG_GRAPH_RECORD;

@@ -37,7 +37,8 @@ typedef struct {
   const void         *barr;     /* b's and x's device arrays when recorded */
   void               *xarr;
   PetscObjectState   *sig; /* what the recording depends on besides the arrays: every level's operator state and
-                                    smoothers' iteration counts, at the recording */
+                                    smoothers' iteration counts, at the recording (nsig entries), then the last
+                                    PCApply's (nsig entries, compared with them) */
   PetscInt            nsig;
   PetscInt            nreplay; /* replays since the last setup */
   PetscInt            nrecord; /* recordings since the last setup */
@@ -61,6 +62,7 @@ typedef struct {
   PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
   PetscBool  stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
   PetscInt   autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
+  PetscInt   autorows;            /* ... stopping at the first grid with at most this many rows (the coarse hjdense's); 0: not */
   PetscInt   gathersize;          /* -pc_hjmg_gather_size: points per rank below which the coarser levels go to one rank (0: never) */
   PetscBool  gathersizeset;       /* ... given: then also on host vectors */
   PetscInt   gathered;            /* levels gathered onto one rank at the first setup (0: none) */
@@ -89,3 +91,7 @@ PETSC_INTERN PetscErrorCode HJMGGraphView(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode HJMGGatherDefault(PC);
 /* src/mg/coarse.cxx: before PCMG's first setup, PCHJDENSE as the coarse solve on CUDA vectors unless the user chose one */
 PETSC_INTERN PetscErrorCode HJMGCoarseDefault(PC);
+/* ... and before hjmg chooses the levels: the rows of the largest coarse operator whose inverse that hjdense forms
+   (-pc_hjdense_max_size, the coarse prefix's), or 0 where the coarse solve will not be hjdense (host vectors, a coarse
+   solve the user chose) */
+PETSC_INTERN PetscErrorCode HJMGCoarseDenseRows(PC, PetscInt *);

@@ -573,7 +573,9 @@ PetscErrorCode HJMGLevelsView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: richardson + hjacobi smoothers by default (-mg_levels_ksp_type, -mg_levels_pc_type and the other level options override them)\n"));
-  if (hm->autolevels) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can; -pc_mg_levels sets them)\n", hm->autolevels));
+  if (hm->autolevels && hm->autorows)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can, down to the first grid whose operator the coarse dense inverse takes: at most %" PetscInt_FMT " rows; -pc_mg_levels sets them)\n", hm->autolevels, hm->autorows));
+  else if (hm->autolevels) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: %" PetscInt_FMT " levels chosen from the DMDA (halved while it can; -pc_mg_levels sets them)\n", hm->autolevels));
   if (hm->gathered)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: the %" PetscInt_FMT " coarsest levels on one rank (from grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", fewer than %" PetscInt_FMT " points per rank: -pc_hjmg_gather_size): the coarse solve is PCTELESCOPE with an inner hjmg\n", hm->gathered, hm->gathergrid[0], hm->gathergrid[1], hm->gathergrid[2], hm->gathersize));
   if (!hm->nlevels) {

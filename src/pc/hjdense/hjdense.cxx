@@ -372,7 +372,7 @@ PetscErrorCode PCCreate_HJDense(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&hd));
-  hd->maxsize = 1024;
+  hd->maxsize = HJD_MAX_SIZE;
   pc->data    = hd;
 
   pc->ops->setup = PCSetUp_HJDense;

@@ -22,6 +22,7 @@ static PetscErrorCode PCMGSetLevels_HJMG(PC pc, PetscInt levels, MPI_Comm *comms
   if (!same) {
     PetscCall(HJMGLevelsReset(pc)); /* before PCMG frees the levels hjmg installed on */
     hm->autolevels = 0;             /* chosen by the caller (HJMGDefaultLevels sets it again after this call) */
+    hm->autorows   = 0;
   }
   PetscCall((*hm->setlevels)(pc, levels, comms));
   if (!same) PetscCall(HJMGLevelsDefaults(pc));
@@ -119,13 +120,16 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
 
 /* Without -pc_mg_levels PCMG makes as many levels as the DM has refinements: one for a DMDA created at its final size,
    a smoother alone. hjmg then halves the DMDA while it can, as examples/mg3d does: while every direction has more than
-   5 points, an odd number (even where periodic), and keeps at least 2 per rank after halving. */
+   5 points, an odd number (even where periodic), and keeps at least 2 per rank after halving. Where the coarse solve
+   will be hjdense's inverse (device vectors, no coarse solve chosen) it also stops at the first grid whose operator that
+   inverse takes (-pc_hjdense_max_size rows): each level below costs a V-cycle more launches (and on several ranks more
+   messages) than the larger dense product (doc/design.md "The coarse solve"). */
 static PetscErrorCode HJMGDefaultLevels(PC pc)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
   PC_HJMG       *hm = HJMGContext(pc);
   PetscBool      set, isda;
-  PetscInt       dim, M[3], p[3], refine, levels = 1;
+  PetscInt       dim, M[3], p[3], dof, refine, levels = 1, rows;
   DMBoundaryType bx[3];
 
   PetscFunctionBegin;
@@ -135,10 +139,14 @@ static PetscErrorCode HJMGDefaultLevels(PC pc)
   if (set || !isda) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMGetRefineLevel(pc->dm, &refine));
   if (refine > 0) PetscFunctionReturn(PETSC_SUCCESS); /* PCMG's rule: one level per refinement */
-  PetscCall(DMDAGetInfo(pc->dm, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], NULL, NULL, &bx[0], &bx[1], &bx[2], NULL));
+  PetscCall(DMDAGetInfo(pc->dm, &dim, &M[0], &M[1], &M[2], &p[0], &p[1], &p[2], &dof, NULL, &bx[0], &bx[1], &bx[2], NULL));
+  PetscCall(HJMGCoarseDenseRows(pc, &rows));
   for (;;) {
-    PetscInt  c[3];
+    PetscInt  c[3], n = dof;
     PetscBool halve = PETSC_TRUE;
+
+    for (PetscInt d = 0; d < dim; d++) n *= M[d];
+    if (rows > 0 && n <= rows) break; /* hjdense's inverse takes this grid */
 
     for (PetscInt d = 0; d < dim; d++) {
       const PetscBool periodic = (PetscBool)(bx[d] == DM_BOUNDARY_PERIODIC);
@@ -151,9 +159,10 @@ static PetscErrorCode HJMGDefaultLevels(PC pc)
     levels++;
   }
   if (levels > 1) {
-    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels from the DMDA (no -pc_mg_levels, no refinements): coarsest grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", levels, M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1));
+    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels from the DMDA (no -pc_mg_levels, no refinements): coarsest grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", levels, M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1, rows > 0 ? " (the first that hjdense's inverse takes, or where halving stops)" : ""));
     PetscCall(PCMGSetLevels(pc, levels, NULL));
     hm->autolevels = levels;
+    hm->autorows   = rows;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -259,7 +268,9 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    The grid hierarchy comes from the PC's `DMDA` as for `PCMG` (`KSPSetDM()`); without a DM every level's interpolation
    must be given. Without `-pc_mg_levels` (and no `PCMGSetLevels()` call), on a `DMDA` that was not refined (where
    `PCMG` makes one level), hjmg halves the grid while every direction has more than 5 points, an odd number (even where
-   periodic) and keeps at least 2 points per rank; after `-da_refine n` it takes n + 1 levels, as `PCMG`. The coarse
+   periodic) and keeps at least 2 points per rank, and where the coarse solve will be `PCHJDENSE` (below) it stops at
+   the first grid whose operator has at most the coarse hjdense's `-pc_hjdense_max_size` rows (1024 by default: 9^3 in
+   3D, 17^2 in 2D; one or two levels fewer than the rule alone, each of which cost more than the larger product); after `-da_refine n` it takes n + 1 levels, as `PCMG`. The coarse
    solve is `PCMG`'s (`-mg_coarse_`), except with CUDA vectors, where `PCMG`'s LU becomes `PCHJDENSE` (the coarse
    operator's inverse, formed by the same LU on the host, applied as one dense product on the device; operators of more
    than 1024 rows keep the LU; on several ranks the PC inside `PCMG`'s `PCREDUNDANT`) unless any `-mg_coarse_pc_type`,
