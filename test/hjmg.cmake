@@ -34,6 +34,16 @@ foreach(np 1 2 4)
   hj_hjmg_same(hjmg_mg3d_3d_np${np} ${np} "${l}" REF ${M3} ${HJMG_AS_MG} TEST ${M3} -pc_type hjmg)
   hj_hjmg_same(hjmg_mg3d_2d_np${np} ${np} "${l}" REF ${M2} ${HJMG_AS_MG} TEST ${M2} -pc_type hjmg)
 endforeach()
+# -ksp_type richardson: PCMG's own iteration (PCApplyRichardson: no monitor, or KSPRICHARDSON would not call it), the
+# same iterations and final residuals as the PCMG options hjmg stands for; -info shows PCMG's convergence test ran
+set(M3R $<TARGET_FILE:mg3d> -da_grid_x 21 -da_grid_y 17 -da_grid_z 25 -pc_mg_levels 3 -ksp_type richardson -ksp_converged_reason)
+foreach(np 1 2 4)
+  hj_hjmg_same(hjmg_richardson_3d_np${np} ${np} mpi REF ${M3R} ${HJMG_AS_MG} TEST ${M3R} -pc_type hjmg)
+endforeach()
+hj_hjmg_same(hjmg_richardson_2d_np2 2 mpi REF $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 41 -da_grid_y 33 -ksp_type richardson -ksp_converged_reason ${HJMG_AS_MG} -pc_mg_levels 4
+                                      TEST $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 41 -da_grid_y 33 -ksp_type richardson -ksp_converged_reason -pc_type hjmg)
+hj_expect_test(NAME hjmg_richardson_pcmg LABELS hjmg MATCH "PCMGMCycle_Private.*Linear solver has converged. Residual norm" "ksp=richardson pc=hjmg .*relres=[0-9.]+e-(09|1[0-9]) reason=CONVERGED_RTOL"
+  COMMAND ${M3R} -pc_type hjmg -info :pc)
 # PCMG's options: distinct up-smoothers (hjmg's start as copies of the down-smoothers: richardson + hjacobi, where
 # PCMG alone gives Chebyshev/SOR), Galerkin coarse operators, W-cycles, full multigrid
 hj_hjmg_same(hjmg_mg3d_smoothup_np2 2 mpi REF ${M3} ${HJMG_AS_MG} -pc_mg_distinct_smoothup -mg_levels_up_ksp_type richardson -mg_levels_up_pc_type hjacobi
@@ -199,6 +209,10 @@ if(HJACOBI_WITH_CUDA)
   # on the device solves exactly, and its transpose too
   hj_expect_test(NAME cuda_hjmg_coarse_dense LABELS "cuda;hjmg" MATCH "PC Object: .mg_coarse_. 1 MPI process" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the device"
     COMMAND ${CM3} -pc_type hjmg -pc_view)
+  # -ksp_type richardson (PCMG's PCApplyRichardson) on CUDA vectors, 1 and 2 ranks
+  set(CM3R $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -ksp_type richardson -ksp_converged_reason)
+  hj_hjmg_same(cuda_hjmg_richardson 1 cuda RTOL 1e-4 REF ${CM3R} ${HJMG_AS_MG} TEST ${CM3R} -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_richardson_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3R} ${HJMG_AS_MG} TEST ${CM3R} -pc_type hjmg)
   # the levels hjmg chooses on CUDA vectors stop at the first grid hjdense inverts (65^3: 9^3, 729 rows, 4 levels where
   # host vectors get 5); a coarse solve the user chose, or a smaller -pc_hjdense_max_size, keeps the rule alone
   set(C65 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type hjmg)
