@@ -200,6 +200,10 @@ if(HJACOBI_WITH_CUDA)
     COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -pc_hjmg_stencil_transfer false -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_coarse LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .level 0: the coarse solve is not preonly . hjdense."
     COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -mg_coarse_pc_type lu -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_off_scale LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .level [1-9]: its smoother's Richardson scale is not 1"
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -mg_levels_ksp_richardson_scale 0.9 -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_off_guess LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .level [1-9]: its smoother has an initial guess method"
+    COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -mg_levels_ksp_guess_type fischer -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_default LABELS "cuda;hjmg" MATCH "V-cycle by PCMG's path, not recorded .-pc_hjmg_graph false."
     COMMAND ${CM3} -pc_type hjmg -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "V-cycle by PCMG's path, not recorded .several ranks"
@@ -307,11 +311,18 @@ hj_expect_test(NAME hjmg_graph_off LABELS "hjmg" MATCH "V-cycle by PCMG's path, 
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph false -ksp_view)
 hj_expect_test(NAME hjmg_graph_before LABELS "hjmg" MATCH "V-cycle recorded at the second PCApply after a setup"
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph true -pc_view)
+# PCApplyTranspose is PCApply's adjoint with the levels gathered (test_hjmg: 17^3, 3 levels, the last 2 on one rank)
+hj_case(hjmg_gather_adjoint_np2 2 "hjmg;mpi;transpose" test_hjmg -pc_hjmg_gather_size 1000 ON host cuda)
+hj_case(hjmg_gather_adjoint_np4 4 "hjmg;mpi;transpose" test_hjmg -pc_hjmg_gather_size 1000 ON host)
 hj_expect_test(NAME hjmg_gather_off_np2 NP 2 LABELS "hjmg;mpi" MATCH "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
   COMMAND ${MG65} -ksp_view)
 if(TARGET tutorial_ex45)
-  hj_expect_test(NAME hjmg_gather_err_transpose_np2 NP 2 ERROR LABELS "hjmg;mpi;errors;transpose" MATCH "gathered onto one rank through PCTELESCOPE, which has no transpose"
-    "give -pc_hjmg_gather_size 0 for transposed solves" COMMAND ${E45} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000)
+  # the transpose through the gathered levels (PCTELESCOPE's apply with the inner hjmg transposed): BiCG converges
+  hj_expect_test(NAME hjmg_gather_bicg_np2 NP 2 LABELS "hjmg;mpi;transpose" MATCH "the 3 coarsest levels on one rank" "Linear solve converged due to CONVERGED_RTOL iterations [1-9]"
+    COMMAND ${E45} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000 -ksp_converged_reason -ksp_view)
+  hj_expect_test(NAME hjmg_gather_err_transpose_np2 NP 2 ERROR LABELS "hjmg;mpi;errors;transpose" MATCH "whose transpose hjmg gives only with a KSPPREONLY inner KSP"
+    "-pc_hjmg_gather_size 0" COMMAND ${E45} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000
+    -mg_coarse_telescope_ksp_type gmres)
 endif()
 if(HJACOBI_WITH_CUDA)
   # on the GPU: the inner hjmg on CUDA objects, its coarse solve hjdense

@@ -73,6 +73,43 @@ static PetscErrorCode Solve(KSP ksp, Mat A, Vec b, Vec x, PetscReal tol, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCApplyTranspose is the adjoint of PCApply: |v'(M u) - u'(M^T v)| / (|v| |M u|) <= 1e-12 on random u, v (the
+   transposed V-cycle, its gathered coarse levels' transpose with -pc_hjmg_gather_size) */
+static PetscErrorCode Adjoint(PC pc, Vec b, PetscBool *ok)
+{
+  Vec         u, v, Mu, MTv;
+  PetscRandom rnd;
+  PetscScalar vMu, uMTv;
+  PetscReal   nv, nMu, rel;
+  PetscBool   good;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &u));
+  PetscCall(VecDuplicate(b, &v));
+  PetscCall(VecDuplicate(b, &Mu));
+  PetscCall(VecDuplicate(b, &MTv));
+  PetscCall(PetscRandomCreate(PetscObjectComm((PetscObject)pc), &rnd));
+  PetscCall(PetscRandomSetInterval(rnd, -1.0, 1.0));
+  PetscCall(VecSetRandom(u, rnd));
+  PetscCall(VecSetRandom(v, rnd));
+  PetscCall(PCApply(pc, u, Mu));
+  PetscCall(PCApplyTranspose(pc, v, MTv));
+  PetscCall(VecDot(Mu, v, &vMu));
+  PetscCall(VecDot(MTv, u, &uMTv));
+  PetscCall(VecNorm(v, NORM_2, &nv));
+  PetscCall(VecNorm(Mu, NORM_2, &nMu));
+  rel  = PetscAbsScalar(vMu - uMTv) / (nv * nMu);
+  good = (PetscBool)(rel <= 1e-12);
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "hjtest %s PCApplyTranspose is PCApply's adjoint: |v'Mu - u'M^Tv| / (|v| |Mu|) = %.2e (tolerance 1e-12)\n", good ? "PASS" : "FAIL", (double)rel));
+  *ok = (PetscBool)(*ok && good);
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&u));
+  PetscCall(VecDestroy(&v));
+  PetscCall(VecDestroy(&Mu));
+  PetscCall(VecDestroy(&MTv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DM        da;
@@ -114,6 +151,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetFromOptions(ksp));
 
   PetscCall(Solve(ksp, A, b, x, tol, "first solve", &ok));
+  PetscCall(Adjoint(pc, b, &ok));
   PetscCall(Assemble(da, scale, A)); /* the same matrix, new values: PCSetUp again, the level objects kept */
   PetscCall(Solve(ksp, A, b, x, tol, "new values", &ok));
   PetscCall(PCReset(pc)); /* PCMG's levels emptied; hjmg installs on the new ones */

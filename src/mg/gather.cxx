@@ -3,7 +3,8 @@
    PCMG keeps the levels above as they are; its coarse solve becomes PETSc's PCTELESCOPE, which repartitions the DMDA
    of the last kept level onto one rank (its DMDA path) and runs an inner hjmg there on the remaining levels (Galerkin
    coarse operators, the outer DM's vector and matrix types, so CUDA objects on CUDA vectors). Each V-cycle then sends
-   one gather and one scatter of that level instead of the messages of every level below it. */
+   one gather and one scatter of that level instead of the messages of every level below it. PCTELESCOPE has no
+   transpose; HJMGGatherTranspose gives it one (below). */
 #include "mg/hjmg.h"
 #include <petsc/private/dmdaimpl.h>
 #include <initializer_list>
@@ -110,5 +111,74 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   if (mtype) PetscCall(SetInner(cpc, "repart_dm_mat_type", mtype));
   hm->gathered = n - cut;
   for (PetscInt d = 0; d < 3; d++) hm->gathergrid[d] = M[cut][d];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCTELESCOPE's apply scatters x onto the inner rank, runs the inner KSP there and scatters back: y = P^T K P x with P
+   a permutation onto the repartitioned DMDA. With a KSPPREONLY inner KSP, K is the inner PC, so the transpose
+   P^T K^T P x is that same apply with the inner PC applied transposed: its PCApply() runs its PCApplyTranspose()
+   for the duration of the call. Collective on the telescope PC: every rank learns whether the inner solve allows it. */
+static PetscErrorCode PCApplyTranspose_Gathered(PC tpc, Vec x, Vec y)
+{
+  KSP            inner;
+  PC             ipc = NULL;
+  PetscBool      ok  = PETSC_TRUE, all;
+  PetscErrorCode ierr;
+  PetscErrorCode (*apply)(PC, Vec, Vec) = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PCTelescopeGetKSP(tpc, &inner)); /* NULL on the ranks outside the inner communicator */
+  if (inner) {
+    PetscCall(PetscObjectTypeCompare((PetscObject)inner, KSPPREONLY, &ok));
+    PetscCall(KSPGetPC(inner, &ipc));
+    PetscCall(PCSetUp(ipc));
+    ok = (PetscBool)(ok && ipc->ops->applytranspose);
+  }
+  PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)tpc)));
+  PetscCheck(all, PetscObjectComm((PetscObject)tpc), PETSC_ERR_SUP, "PCHJMG: the coarsest levels are gathered onto one rank through PCTELESCOPE, whose transpose hjmg gives only with a KSPPREONLY inner KSP and an inner PC with a transpose (-mg_coarse_telescope_ksp_type preonly, -mg_coarse_telescope_pc_type hjmg); or give -pc_hjmg_gather_size 0");
+  if (ipc) {
+    apply           = ipc->ops->apply;
+    ipc->ops->apply = ipc->ops->applytranspose;
+  }
+  ierr = PCApply(tpc, x, y);
+  if (ipc) ipc->ops->apply = apply; /* restored before an error is passed on */
+  PetscCall(ierr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode HJMGGatherTranspose(PC pc)
+{
+  PC_MG   *mg = (PC_MG *)pc->data;
+  PC_HJMG *hm = (PC_HJMG *)mg->innerctx;
+  PC       cpc;
+
+  PetscFunctionBegin;
+  if (!hm->gathered) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(mg->levels[0]->smoothd, &cpc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCTELESCOPE, &hm->gatheredT));
+  if (hm->gatheredT) cpc->ops->applytranspose = PCApplyTranspose_Gathered;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCReset of PCTELESCOPE (PETSc 3.18-3.22) keeps its inner KSP and its next setup makes another: after PCMG's reset hjmg
+   makes the coarse PCTELESCOPE again (its destroy frees the inner KSP), with the reduction factor it had */
+PetscErrorCode HJMGGatherReset(PC pc)
+{
+  PC_MG      *mg = (PC_MG *)pc->data;
+  PC_HJMG    *hm = (PC_HJMG *)mg->innerctx;
+  PC          cpc;
+  PetscBool   is;
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  hm->gatheredT = PETSC_FALSE;
+  if (!hm->gathered || !mg->levels || !mg->levels[0]->smoothd) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetPC(mg->levels[0]->smoothd, &cpc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)cpc, PCTELESCOPE, &is));
+  if (!is) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(PCSetType(cpc, PCNONE));
+  PetscCall(PCSetType(cpc, PCTELESCOPE));
+  PetscCall(PCTelescopeSetReductionFactor(cpc, size));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,8 +22,9 @@ static PetscErrorCode GraphOff(PC pc, const char *why)
 }
 
 /* what a recording depends on besides the arrays (sig NULL: their number): PCMG's kind and cycles, and on each level
-   the cycles, the operator's and Pmat's ids and states, the smoothers' iteration counts and their PCs' ids and states
-   (PCHJACOBI's and PCHJDENSE's setups raise it) */
+   the cycles, the operator's and Pmat's ids and states, the smoothers' iteration counts, their PCs' ids and states
+   (PCHJACOBI's and PCHJDENSE's setups raise it), and whether a Richardson scale or an initial guess method, which
+   HJMGLevelsOwn refuses, came since */
 static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
@@ -48,6 +49,11 @@ static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
       PetscCall(KSPGetOperators(k, &A, &P));
       PetscCall(KSPGetPC(k, &kpc));
       if (sig) {
+        PetscReal scale;
+        PetscBool selfscale;
+
+        PetscCall(HJMGRichardsonScale(k, &scale, &selfscale));
+        sig[c + 6] = (PetscObjectState)(scale != 1 || selfscale || k->guess); /* refused by HJMGLevelsOwn at the recording */
         PetscCall(PetscObjectStateGet((PetscObject)A, &sig[c]));
         PetscCall(PetscObjectStateGet((PetscObject)P, &sig[c + 1]));
         sig[c + 2] = (PetscObjectState)k->max_it;
@@ -57,7 +63,7 @@ static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
         PetscCall(PetscObjectGetId((PetscObject)A, &id));
         sig[c + 5] = (PetscObjectState)id;
       }
-      c += 6;
+      c += 7;
     }
   }
   *n = c;
@@ -212,6 +218,15 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
       PetscCall(PetscArraycmp(g->sig + n, g->sig, n, &same));
     }
     if (!same) {
+      const char *why;
+      char        buf[256];
+
+      PetscCall(GraphEligible(pc, b, x, buf, sizeof(buf), &why)); /* what changed may be what the recording refuses */
+      if (why) {
+        PetscCall(GraphOff(pc, why));
+        PetscCall((*hm->apply)(pc, b, x));
+        PetscFunctionReturn(PETSC_SUCCESS);
+      }
       PetscCall(PetscInfo(pc, "a level's operator or smoother changed since the V-cycle was recorded: recording again\n"));
       g->state = HJMG_GRAPH_RECORD;
     }

@@ -5,7 +5,7 @@
 #include <petsc/private/pcmgimpl.h>
 
 /* -pc_hjmg_gather_size's default; the measurements are in doc/design.md "The coarse levels gathered" */
-#define HJMG_GATHER_SIZE 0 /* off: PCTELESCOPE has no PCApplyTranspose(); 32768 measured best on 2 H200s */
+#define HJMG_GATHER_SIZE 0 /* off until measured with the levels that stop at hjdense's grid; 32768 measured best on 2 H200s before */
 
 /* what hjmg installed on one level (l >= 1) at the last setup */
 typedef struct {
@@ -67,6 +67,7 @@ typedef struct {
   PetscBool  gathersizeset;       /* ... given: then also on host vectors */
   PetscInt   gathered;            /* levels gathered onto one rank at the first setup (0: none) */
   PetscInt   gathergrid[3];       /* ... the grid of the finest of them, the last level PCMG keeps */
+  PetscBool  gatheredT;           /* ... and their coarse PC (PCTELESCOPE) has hjmg's transpose (HJMGGatherTranspose) */
   PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
   HJMGLevel *lev;
 } PC_HJMG;
@@ -80,8 +81,9 @@ PETSC_INTERN PetscErrorCode HJMGLevelsSetUp(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsReset(PC);
 PETSC_INTERN PetscErrorCode HJMGLevelsRestoreTransfers(PC); /* the levels' own interpolations again (before PCMG's setup) */
 PETSC_INTERN PetscErrorCode HJMGLevelsView(PC, PetscViewer);
-PETSC_INTERN PetscErrorCode HJMGLevelsOwn(PC, char[], size_t, const char **); /* every level hjmg's own (why not) */
-PETSC_INTERN PetscErrorCode HJMGLevelsFallbacks(PC, PetscInt *);              /* residuals and transfers by PETSc's products so far */
+PETSC_INTERN PetscErrorCode HJMGLevelsOwn(PC, char[], size_t, const char **);   /* every level hjmg's own (why not) */
+PETSC_INTERN PetscErrorCode HJMGLevelsFallbacks(PC, PetscInt *);                /* residuals and transfers by PETSc's products so far */
+PETSC_INTERN PetscErrorCode HJMGRichardsonScale(KSP, PetscReal *, PetscBool *); /* a KSPRICHARDSON's scale and self-scaling (1, false otherwise) */
 /* src/mg/graph.cxx: PCApply as a replayed recording of PCMG's V-cycle; forgotten at every setup and reset; the view's line */
 PETSC_INTERN PetscErrorCode HJMGGraphApply(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode HJMGGraphReset(PC);
@@ -89,6 +91,11 @@ PETSC_INTERN PetscErrorCode HJMGGraphView(PC, PetscViewer);
 /* src/mg/gather.cxx: before PCMG's first setup, on several ranks, the levels below -pc_hjmg_gather_size points per rank
    gathered onto one rank (PCTELESCOPE and an inner hjmg) unless the user chose the coarse solve */
 PETSC_INTERN PetscErrorCode HJMGGatherDefault(PC);
+/* ... and after every PCMG setup: the transpose PCTELESCOPE lacks, installed on the coarse PC (a KSPPREONLY inner solve's
+   apply with the inner PC transposed) */
+PETSC_INTERN PetscErrorCode HJMGGatherTranspose(PC);
+/* ... and after PCMG's reset: the coarse PCTELESCOPE made again (its own reset keeps an inner KSP that its next setup replaces) */
+PETSC_INTERN PetscErrorCode HJMGGatherReset(PC);
 /* src/mg/coarse.cxx: before PCMG's first setup, PCHJDENSE as the coarse solve on CUDA vectors unless the user chose one */
 PETSC_INTERN PetscErrorCode HJMGCoarseDefault(PC);
 /* ... and before hjmg chooses the levels: the rows of the largest coarse operator whose inverse that hjdense forms

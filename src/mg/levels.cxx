@@ -418,6 +418,27 @@ PetscErrorCode HJMGLevelsSetUp(PC pc)
    nothing back to the host (the condition of the recorded V-cycle, src/mg/graph.cxx): richardson + hjacobi smoothers
    with no norm and no monitor, the residual from the smoother's stencil, the stencil transfers, hjdense as the
    coarse solve (KSPPREONLY), and no operator with a null space. *why: the first level that does not, else NULL (the text lives in buf). */
+PetscErrorCode HJMGRichardsonScale(KSP k, PetscReal *scale, PetscBool *selfscale)
+{
+  /* KSP_Richardson of PETSc's src/ksp/ksp/impls/rich/richardsonimpl.h (not installed; the same in 3.18-3.25), which has
+     no getter: KSPRichardsonSetScale() and -ksp_richardson_scale / -ksp_richardson_self_scale write it */
+  typedef struct {
+    PetscReal scale;
+    PetscBool selfscale;
+  } Richardson;
+  PetscBool is;
+
+  PetscFunctionBegin;
+  *scale     = 1;
+  *selfscale = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)k, KSPRICHARDSON, &is));
+  if (is && k->data) {
+    *scale     = ((const Richardson *)k->data)->scale;
+    *selfscale = ((const Richardson *)k->data)->selfscale;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJMGLevelsOwn(PC pc, char buf[], size_t len, const char **why)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
@@ -458,7 +479,16 @@ PetscErrorCode HJMGLevelsOwn(PC pc, char buf[], size_t len, const char **why)
       if (!is) what = "its smoother is not richardson + hjacobi";
       else if (k->normtype != KSP_NORM_NONE || k->numbermonitors) what = "its smoother computes norms (a norm type or a monitor)";
       else if (HJSweepsOf(spc)->ghostsf) what = "its smoother exchanges ghost values through PetscSF (a periodic direction), outside the recording's stream";
+      else if (k->guess) what = "its smoother has an initial guess method (KSPGuess)";
+      else {
+        PetscReal scale;
+        PetscBool selfscale;
+
+        PetscCall(HJMGRichardsonScale(k, &scale, &selfscale));
+        if (scale != 1 || selfscale) what = "its smoother's Richardson scale is not 1 (KSPRICHARDSON then runs PETSc's products, not hjacobi's iteration)";
+      }
     }
+    if (!what && level->cr) what = "compatible relaxation runs on it (-pc_mg_adapt_cr)";
     for (KSP k : {level->smoothd, level->smoothu}) { /* KSPSolve projects a null space out with reductions read on the host */
       Mat A = NULL, P = NULL;
 

@@ -108,8 +108,9 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PetscCall(HJMGLevelsRoles(pc));            /* before PCMG sets the smoothers up: a role set later would set them up again */
   PetscCall(HJMGLevelsRestoreTransfers(pc)); /* PCMG's setup (Galerkin products, new interpolations) sees each level's own P */
   PetscCall((*hm->setup)(pc));
-  PetscCall(HJMGLevelsSetUp(pc)); /* every setup: the operators, smoothers and interpolations may be new */
-  {                               /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
+  PetscCall(HJMGLevelsSetUp(pc));     /* every setup: the operators, smoothers and interpolations may be new */
+  PetscCall(HJMGGatherTranspose(pc)); /* PCTELESCOPE, set up by PCMG's setup, gets a transpose */
+  {                                   /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
     pc->setupcalled        = PETSC_TRUE;
     PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
@@ -192,13 +193,13 @@ static PetscErrorCode PCApply_HJMG(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PCMG's transpose, unless the coarse levels were gathered: PCTELESCOPE has none */
+/* PCMG's transpose; with the coarse levels gathered, through the transpose hjmg gave PCTELESCOPE */
 static PetscErrorCode PCApplyTranspose_HJMG(PC pc, Vec x, Vec y)
 {
   PC_HJMG *hm = HJMGContext(pc);
 
   PetscFunctionBegin;
-  PetscCheck(!hm->gathered, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJMG: the %" PetscInt_FMT " coarsest levels are gathered onto one rank through PCTELESCOPE, which has no transpose (PCApplyTranspose(), KSPSolveTranspose(), BiCG); give -pc_hjmg_gather_size 0 for transposed solves", hm->gathered);
+  PetscCheck(!hm->gathered || hm->gatheredT, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCHJMG: the %" PetscInt_FMT " coarsest levels are gathered onto one rank and their coarse PC is no longer PCTELESCOPE, whose transpose hjmg provides; give -pc_hjmg_gather_size 0 for transposed solves", hm->gathered);
   PetscCall((*hm->applytranspose)(pc, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -211,6 +212,7 @@ static PetscErrorCode PCReset_HJMG(PC pc)
   PetscCall(HJMGGraphReset(pc));
   PetscCall(HJMGLevelsReset(pc));
   PetscCall((*hm->reset)(pc));
+  PetscCall(HJMGGatherReset(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,7 +250,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    Options Database Keys:
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
 .  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks)
-.  -pc_hjmg_gather_size <n> - on several ranks, the levels with fewer than n grid points per rank gathered onto one rank: the last level kept is `PCMG`'s coarse level, its solve `PCTELESCOPE` (the DMDA repartitioned onto one rank) with an inner hjmg on the remaining levels (Galerkin coarse operators, the DM's vector and matrix types); each V-cycle then sends one gather and one scatter of that level instead of every coarser level's messages (default 0: off; on 2 H200s, 257^3, 32768 made hjmg 8-11% faster than without it; `PCApplyTranspose()` is then an error, as `PCTELESCOPE` has none)
+.  -pc_hjmg_gather_size <n> - on several ranks, the levels with fewer than n grid points per rank gathered onto one rank: the last level kept is `PCMG`'s coarse level, its solve `PCTELESCOPE` (the DMDA repartitioned onto one rank) with an inner hjmg on the remaining levels (Galerkin coarse operators, the DM's vector and matrix types); each V-cycle then sends one gather and one scatter of that level instead of every coarser level's messages (default 0: off; on 2 H200s, 257^3, 32768 made hjmg 0-11% faster than without it; `PCApplyTranspose()` runs `PCTELESCOPE`'s apply with the inner PC transposed, which needs the default `KSPPREONLY` inner KSP)
 .  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()` (default false; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
