@@ -122,19 +122,21 @@ static PetscErrorCode PCApplyTranspose_Gathered(PC tpc, Vec x, Vec y)
 {
   KSP            inner;
   PC             ipc = NULL;
-  PetscBool      ok  = PETSC_TRUE, all;
+  PetscMPIInt    ok  = 1, all; /* an int reduction: MPIU_BOOL is deprecated from PETSc 3.24 */
   PetscErrorCode ierr;
   PetscErrorCode (*apply)(PC, Vec, Vec) = NULL;
 
   PetscFunctionBegin;
   PetscCall(PCTelescopeGetKSP(tpc, &inner)); /* NULL on the ranks outside the inner communicator */
   if (inner) {
-    PetscCall(PetscObjectTypeCompare((PetscObject)inner, KSPPREONLY, &ok));
+    PetscBool preonly;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)inner, KSPPREONLY, &preonly));
     PetscCall(KSPGetPC(inner, &ipc));
     PetscCall(PCSetUp(ipc));
-    ok = (PetscBool)(ok && ipc->ops->applytranspose);
+    ok = (preonly && ipc->ops->applytranspose) ? 1 : 0;
   }
-  PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)tpc)));
+  PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)tpc)));
   PetscCheck(all, PetscObjectComm((PetscObject)tpc), PETSC_ERR_SUP, "PCHJMG: the coarsest levels are gathered onto one rank through PCTELESCOPE, whose transpose hjmg gives only with a KSPPREONLY inner KSP and an inner PC with a transpose (-mg_coarse_telescope_ksp_type preonly, -mg_coarse_telescope_pc_type hjmg); or give -pc_hjmg_gather_size 0");
   if (ipc) {
     apply           = ipc->ops->apply;

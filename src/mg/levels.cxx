@@ -420,7 +420,7 @@ PetscErrorCode HJMGLevelsSetUp(PC pc)
    coarse solve (KSPPREONLY), and no operator with a null space. *why: the first level that does not, else NULL (the text lives in buf). */
 PetscErrorCode HJMGRichardsonScale(KSP k, PetscReal *scale, PetscBool *selfscale)
 {
-  /* KSP_Richardson of PETSc's src/ksp/ksp/impls/rich/richardsonimpl.h (not installed; the same in 3.18-3.25), which has
+  /* KSP_Richardson of PETSc's private richardsonimpl.h (not installed; the same in 3.18-3.25), which has
      no getter: KSPRichardsonSetScale() and -ksp_richardson_scale / -ksp_richardson_self_scale write it */
   typedef struct {
     PetscReal scale;

@@ -32,7 +32,13 @@ static PetscErrorCode HJTileResolve(PC pc, const HJBackendOps *ops)
     const PetscErrorCode ierr = (*ops->defaulttile)(pc, &hj->sw.st, hj->asked.k, mmax, t, &set);
     PetscCall(HJCheckCollective(PetscObjectComm((PetscObject)pc), (PetscBool)(ierr == PETSC_SUCCESS), ierr, "PCHJACOBI: the %s backend's default tile failed (the rank concerned printed why above)", ops->name));
   }
-  PetscCall(MPIU_Allreduce(&set, &all, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)pc))); /* one tile on every rank */
+  {
+    const PetscMPIInt mine = set ? 1 : 0; /* an int reduction: MPIU_BOOL is deprecated from PETSc 3.24 */
+    PetscMPIInt       every;
+
+    PetscCallMPI(MPI_Allreduce(&mine, &every, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)pc))); /* one tile on every rank */
+    all = every ? PETSC_TRUE : PETSC_FALSE;
+  }
   if (!all) hj::DefaultTile((int)L->dim, (int)L->dof, (long long)sizeof(PetscScalar), ops->device, mmax, t);
   for (PetscInt d = 0; d < 3; d++) hj->sw.tile[d] = (PetscInt)t[d];
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -261,6 +261,12 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
    Level: intermediate
 
    Notes:
+   As a solver, `-ksp_type richardson -pc_type hjmg` runs `PCMG`'s own iteration (`PCApplyRichardson()`: the residual that
+   each V-cycle computes on the finest level after its first smoothing is the convergence test): one V-cycle and one
+   norm per iteration, without a Krylov method's orthogonalization and operator products (on an H200, 3D 257^3: the same
+   5 V-cycles in about half FGMRES's time). A Krylov method (`KSPFGMRES`, `KSPCG` with a symmetric cycle) pays where the
+   V-cycle alone converges slowly.
+
    `-pc_type hjmg` is `-pc_type mg -mg_levels_ksp_type richardson -mg_levels_pc_type hjacobi` given the same levels (without
    `-pc_mg_levels` on a DMDA that was not refined, hjmg chooses several where `PCMG` makes one): the levels get these
    smoother types when they are made (`PCMGSetLevels()`), so every `-mg_levels_` option still overrides them, and each
