@@ -311,7 +311,9 @@ hj_expect_test(NAME hjmg_graph_off LABELS "hjmg" MATCH "V-cycle by PCMG's path, 
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph false -ksp_view)
 hj_expect_test(NAME hjmg_graph_before LABELS "hjmg" MATCH "V-cycle recorded at the second PCApply after a setup"
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph true -pc_view)
-# PCApplyTranspose is PCApply's adjoint with the levels gathered (test_hjmg: 17^3, 3 levels, the last 2 on one rank)
+# PCApplyTranspose is PCApply's adjoint with the levels gathered (test_hjmg: 17^3, 3 levels, the last 2 on one rank;
+# on CUDA vectors its operator, given without KSPSetComputeOperators, keeps the levels on both ranks: PCTELESCOPE cannot
+# repartition a GPU matrix without a DM callback)
 hj_case(hjmg_gather_adjoint_np2 2 "hjmg;mpi;transpose" test_hjmg -pc_hjmg_gather_size 1000 ON host cuda)
 hj_case(hjmg_gather_adjoint_np4 4 "hjmg;mpi;transpose" test_hjmg -pc_hjmg_gather_size 1000 ON host)
 hj_expect_test(NAME hjmg_gather_off_np2 NP 2 LABELS "hjmg;mpi" MATCH "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
@@ -328,4 +330,8 @@ if(HJACOBI_WITH_CUDA)
   # on the GPU: the inner hjmg on CUDA objects, its coarse solve hjdense
   hj_expect_test(NAME cuda_hjmg_gather_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 4 coarsest levels on one rank" "type: telescope" "type: seqaijcusparse" "type: hjdense"
     "its=5 .*reason=CONVERGED_RTOL" COMMAND ${MG65} ${CU} -pc_hjmg_gather_size 40000 -ksp_view)
+  if(TARGET tutorial_ex45)
+    hj_expect_test(NAME cuda_hjmg_gather_bicg_np2 NP 2 LABELS "cuda;hjmg;mpi;transpose" MATCH "the 3 coarsest levels on one rank" "Linear solve converged due to CONVERGED_RTOL iterations [1-9]"
+      COMMAND ${E45} ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000 -ksp_converged_reason -ksp_view)
+  endif()
 endif()

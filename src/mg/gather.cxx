@@ -95,6 +95,17 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   }
   PetscCall(LevelGrids(pc->dm, n, M, &dim, &ok));
   if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
+  if (device) { /* PCTELESCOPE repartitions an operator without a DM callback by MatPtAP with an AIJ permutation, which
+                   PETSc (3.22) does not form for a GPU matrix */
+    PetscErrorCode (*compute)(KSP, Mat, Mat, void *) = NULL;
+    void *ctx;
+
+    PetscCall(DMKSPGetComputeOperators(pc->dm, &compute, &ctx));
+    if (!compute) {
+      PetscCall(PetscInfo(pc, "levels not gathered: on device vectors PCTELESCOPE cannot repartition an operator given without KSPSetComputeOperators() (a GPU matrix's MatPtAP with its AIJ permutation)\n"));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   for (PetscInt l = 1; l < n - 1 && cut < 0; l++) /* PETSc's level index is n - 1 - l */
     if ((double)M[l][0] * M[l][1] * M[l][2] / size < (double)hm->gathersize) cut = l;
   if (cut < 0) PetscFunctionReturn(PETSC_SUCCESS); /* only the coarsest is that small: PCMG's coarse solve gathers it already */
