@@ -53,6 +53,11 @@ echo "   b - A x from the stencil the smoother extracted and interpolate and res
 echo "   assembled interpolation at setup): no sparse matrix product."
 echo
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -pc_type hjmg "${gpu[@]}"
+echo "   hjmg as the solver itself: -ksp_type richardson runs PCMG's own iteration (one V-cycle and one residual norm per"
+echo "   iteration, no Krylov vectors): on a GPU the fastest way to use it, where FGMRES's vector work costs as much as"
+echo "   the V-cycle; on the CPU about the same as FGMRES."
+echo
+run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -pc_type hjmg -ksp_type richardson "${gpu[@]}"
 run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type chebyshev -mg_levels_pc_type jacobi "${gpu[@]}"
 [ "$where" = "the CPU" ] && run "$ex/mg3d" -da_grid_x $mn -da_grid_y $mn -da_grid_z $mn -mg_levels_ksp_type richardson -mg_levels_pc_type sor
 
