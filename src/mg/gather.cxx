@@ -132,29 +132,36 @@ PetscErrorCode HJMGGatherDefault(PC pc)
 static PetscErrorCode PCApplyTranspose_Gathered(PC tpc, Vec x, Vec y)
 {
   KSP            inner;
-  PC             ipc = NULL;
-  PetscMPIInt    ok  = 1, all; /* an int reduction: MPIU_BOOL is deprecated from PETSc 3.24 */
-  PetscErrorCode ierr;
-  PetscErrorCode (*apply)(PC, Vec, Vec) = NULL;
+  PC             ipc                    = NULL;
+  PetscMPIInt    mine[2]                = {1, 1}, all[2]; /* the inner solve set up; it allows the transpose (int reductions: MPIU_BOOL
+                                               is deprecated from PETSc 3.24) */
+  PetscErrorCode ierr                   = PETSC_SUCCESS;
+  PetscErrorCode (*apply)(PC, Vec, Vec) = NULL, (*swapped)(PC, Vec, Vec) = NULL;
 
   PetscFunctionBegin;
   PetscCall(PCTelescopeGetKSP(tpc, &inner)); /* NULL on the ranks outside the inner communicator */
   if (inner) {
     PetscBool preonly;
 
+    ierr    = KSPSetUp(inner); /* its operators (a KSPSetComputeOperators() callback fills them here), then its PC */
+    mine[0] = ierr ? 0 : 1;
     PetscCall(PetscObjectTypeCompare((PetscObject)inner, KSPPREONLY, &preonly));
     PetscCall(KSPGetPC(inner, &ipc));
-    PetscCall(PCSetUp(ipc));
-    ok = (preonly && ipc->ops->applytranspose) ? 1 : 0;
+    mine[1] = (preonly && ipc->ops->applytranspose) ? 1 : 0;
   }
-  PetscCallMPI(MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)tpc)));
-  PetscCheck(all, PetscObjectComm((PetscObject)tpc), PETSC_ERR_SUP, "PCHJMG: the coarsest levels are gathered onto one rank through PCTELESCOPE, whose transpose hjmg gives only with a KSPPREONLY inner KSP and an inner PC with a transpose (-mg_coarse_telescope_ksp_type preonly, -mg_coarse_telescope_pc_type hjmg); or give -pc_hjmg_gather_size 0");
+  PetscCallMPI(MPI_Allreduce(mine, all, 2, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)tpc)));
+  PetscCall(ierr); /* every rank stops together: the failing one with its error, the others below */
+  PetscCheck(all[0], PetscObjectComm((PetscObject)tpc), PETSC_ERR_LIB, "PCHJMG: the inner solve of the gathered levels failed to set up on another rank");
+  PetscCheck(all[1], PetscObjectComm((PetscObject)tpc), PETSC_ERR_SUP, "PCHJMG: the coarsest levels are gathered onto one rank through PCTELESCOPE, whose transpose hjmg gives only with a KSPPREONLY inner KSP and an inner PC with a transpose (-mg_coarse_telescope_ksp_type preonly, -mg_coarse_telescope_pc_type hjmg); or give -pc_hjmg_gather_size 0");
   if (ipc) {
     apply           = ipc->ops->apply;
-    ipc->ops->apply = ipc->ops->applytranspose;
+    swapped         = ipc->ops->applytranspose;
+    ipc->ops->apply = swapped;
   }
   ierr = PCApply(tpc, x, y);
-  if (ipc) ipc->ops->apply = apply; /* restored before an error is passed on */
+  if (ipc && ipc->ops->apply == swapped)
+    ipc->ops->apply = apply; /* restored before an error is passed on (unless a setup
+                                                                      during the call installed an apply of its own) */
   PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -131,6 +131,7 @@ static PetscErrorCode HJMGDefaultLevels(PC pc)
   PC_HJMG       *hm = HJMGContext(pc);
   PetscBool      set, isda;
   PetscInt       dim, M[3], p[3], dof, refine, levels = 1, rows;
+  PetscBool      byrows = PETSC_FALSE; /* halving stopped at hjdense's size, not by the rule alone */
   DMBoundaryType bx[3];
 
   PetscFunctionBegin;
@@ -147,7 +148,10 @@ static PetscErrorCode HJMGDefaultLevels(PC pc)
     PetscBool halve = PETSC_TRUE;
 
     for (PetscInt d = 0; d < dim; d++) n *= M[d];
-    if (rows > 0 && n <= rows) break; /* hjdense's inverse takes this grid */
+    if (rows > 0 && levels > 1 && n <= rows) { /* hjdense's inverse takes this grid (below the finest) */
+      byrows = PETSC_TRUE;
+      break;
+    }
 
     for (PetscInt d = 0; d < dim; d++) {
       const PetscBool periodic = (PetscBool)(bx[d] == DM_BOUNDARY_PERIODIC);
@@ -160,10 +164,10 @@ static PetscErrorCode HJMGDefaultLevels(PC pc)
     levels++;
   }
   if (levels > 1) {
-    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels from the DMDA (no -pc_mg_levels, no refinements): coarsest grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", levels, M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1, rows > 0 ? " (the first that hjdense's inverse takes, or where halving stops)" : ""));
+    PetscCall(PetscInfo(pc, "%" PetscInt_FMT " levels from the DMDA (no -pc_mg_levels, no refinements): coarsest grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "%s\n", levels, M[0], dim > 1 ? M[1] : 1, dim > 2 ? M[2] : 1, byrows ? " (the first that hjdense's inverse takes)" : ""));
     PetscCall(PCMGSetLevels(pc, levels, NULL));
     hm->autolevels = levels;
-    hm->autorows   = rows;
+    hm->autorows   = byrows ? rows : 0;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
