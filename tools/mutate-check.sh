@@ -78,7 +78,7 @@ m cheb_role src/weights/weights.cxx 'return (PetscBool)(prefix && strstr(prefix,
 m emulate_sweep_weight src/cuda/kernels/kernels.cuh 'const S omega = P.w[it];' 'const S omega = P.w[0];' 'emulate_cuda_kernels|emulate_cuda_kernels_3d'
 # -- hjmg's gathered coarse levels (src/mg/gather.cxx): the transpose through PCTELESCOPE (the adjoint identity of
 #    test_hjmg) and the telescope made again after a reset (-malloc_dump finds the inner KSP the reset kept)
-m gather_transpose src/mg/gather.cxx '    ipc->ops->apply = ipc->ops->applytranspose;' '    ipc->ops->apply = apply;' 'hjmg_gather_adjoint_np2|hjmg_gather_adjoint_np4'
+m gather_transpose src/mg/gather.cxx '    swapped         = ipc->ops->applytranspose;' '    swapped         = ipc->ops->apply;' 'hjmg_gather_adjoint_np2|hjmg_gather_adjoint_np4'
 m gather_reset src/mg/gather.cxx '  PetscCall(PCSetType(cpc, PCNONE));' '  PetscFunctionReturn(PETSC_SUCCESS);' 'hjmg_gather_adjoint_np2|hjmg_gather_adjoint_np4'
 # (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 
