@@ -78,7 +78,7 @@ if(HJACOBI_WITH_CUDA)
   hj_hjmg_same(cuda_dense_hjmg_periodic_3d 1 "cuda;dense" RTOL 1e-4 REF ${TD} ${CU} -dim 3 -periodic -da_grid_x 32 -da_grid_y 16 -da_grid_z 32 -pc_type hjmg -mg_coarse_pc_type lu -ksp_rtol 1e-10 ${DMON}
                                                               TEST ${TD} ${CU} -dim 3 -periodic -da_grid_x 32 -da_grid_y 16 -da_grid_z 32 -pc_type hjmg -ksp_rtol 1e-10 ${DMON})
   hj_hjmg_same(cuda_dense_hjmg_galerkin_np2 2 "cuda;dense;mpi" RTOL 1e-4 REF ${TD} ${CU} -dim 3 -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type hjmg -pc_mg_levels 3 -pc_mg_galerkin both -mg_coarse_pc_type redundant -mg_coarse_redundant_pc_type lu -ksp_rtol 1e-10 ${DMON}
-                                                               TEST ${TD} ${CU} -dim 3 -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type hjmg -pc_mg_levels 3 -pc_mg_galerkin both -ksp_rtol 1e-10 ${DMON})
+                                                               TEST ${TD} ${CU} -dim 3 -da_grid_x 17 -da_grid_y 17 -da_grid_z 17 -pc_type hjmg -pc_mg_levels 3 -pc_mg_galerkin both -pc_hjmg_gather_size 0 -ksp_rtol 1e-10 ${DMON})
   if(TARGET tutorial_ex50)
     set(CE50 $<TARGET_FILE:tutorial_ex50> ${DLL} ${CU} -da_refine 5 -pc_type hjmg ${DMON})
     hj_hjmg_same(cuda_dense_ex50_hjmg 1 "cuda;dense;tutorial" RTOL 1e-4 REF ${CE50} -mg_coarse_pc_type lu TEST ${CE50})

@@ -176,9 +176,12 @@ hj_expect_test(NAME hjmg_err_no_dm ERROR LABELS "hjmg;errors" MATCH "PCHJMG with
 # On the GPU (ctest -L cuda -R hjmg): hjmg against PCMG on CUDA vectors, and the stored transpose of the interpolations
 # (aijcusparse: every level's restriction is P^T)
 if(HJACOBI_WITH_CUDA)
+  # (on several ranks with CUDA vectors the coarse levels go to one rank by default, -pc_hjmg_gather_size; the tests of
+  # other things on 2 ranks keep them where PCMG puts them, as the PCMG options they are compared with do)
+  set(NOGATHER -pc_hjmg_gather_size 0)
   set(CM3 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 ${HJMG_MON})
   hj_hjmg_same(cuda_hjmg_mg3d_3d 1 cuda RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
-  hj_hjmg_same(cuda_hjmg_mg3d_3d_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_mg3d_3d_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3} ${HJMG_AS_MG} TEST ${CM3} -pc_type hjmg ${NOGATHER})
   hj_hjmg_same(cuda_hjmg_explicit_restriction 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false -pc_hjmg_explicit_restriction true)
   hj_expect_test(NAME cuda_hjmg_view LABELS "cuda;hjmg" MATCH "type: hjmg" "interpolation and restriction on the stencil .-pc_hjmg_stencil_transfer true. on levels 1 2 3"
     "level 3: [1-9][0-9]* transfers on the stencil, 0 by the interpolation's product" "level 3: [1-9][0-9]* residuals from the smoother's stencil"
@@ -216,14 +219,14 @@ if(HJACOBI_WITH_CUDA)
   # -ksp_type richardson (PCMG's PCApplyRichardson) on CUDA vectors, 1 and 2 ranks
   set(CM3R $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -ksp_type richardson -ksp_converged_reason)
   hj_hjmg_same(cuda_hjmg_richardson 1 cuda RTOL 1e-4 REF ${CM3R} ${HJMG_AS_MG} TEST ${CM3R} -pc_type hjmg)
-  hj_hjmg_same(cuda_hjmg_richardson_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3R} ${HJMG_AS_MG} TEST ${CM3R} -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_richardson_np2 2 "cuda;mpi" RTOL 1e-4 REF ${CM3R} ${HJMG_AS_MG} TEST ${CM3R} -pc_type hjmg ${NOGATHER})
   # the levels hjmg chooses on CUDA vectors stop at the first grid hjdense inverts (65^3: 9^3, 729 rows, 4 levels where
   # host vectors get 5); a coarse solve the user chose, or a smaller -pc_hjdense_max_size, keeps the rule alone
   set(C65 $<TARGET_FILE:mg3d> ${CU} -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_type hjmg)
   hj_expect_test(NAME cuda_hjmg_autolevels_dense LABELS "cuda;hjmg" MATCH "hjmg: 4 levels chosen from the DMDA .halved while it can, down to the first grid whose operator the coarse dense inverse takes: at most 1024 rows" "the 729 x 729 inverse, applied as one dense product on the device"
     "its=[1-9] .*reason=CONVERGED_RTOL" COMMAND ${C65} -pc_view)
   hj_expect_test(NAME cuda_hjmg_autolevels_dense_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "hjmg: 4 levels chosen from the DMDA" "type: redundant"
-    "the 729 x 729 inverse, applied as one dense product on the device" "its=[1-9] .*reason=CONVERGED_RTOL" COMMAND ${C65} -pc_view)
+    "the 729 x 729 inverse, applied as one dense product on the device" "its=[1-9] .*reason=CONVERGED_RTOL" COMMAND ${C65} ${NOGATHER} -pc_view)
   hj_expect_test(NAME cuda_hjmg_autolevels_lu LABELS "cuda;hjmg" MATCH "hjmg: 5 levels chosen from the DMDA" "type: lu" NOMATCH "hjdense"
     COMMAND ${C65} -mg_coarse_pc_type lu -pc_view)
   hj_expect_test(NAME cuda_hjmg_autolevels_maxsize LABELS "cuda;hjmg" MATCH "hjmg: 5 levels chosen from the DMDA" "the 125 x 125 inverse"
@@ -236,7 +239,7 @@ if(HJACOBI_WITH_CUDA)
   hj_hjmg_same(cuda_hjmg_coarse_dense_same 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -mg_coarse_pc_type lu TEST ${CM3} -pc_type hjmg)
   # on 2 ranks inside PCMG's PCREDUNDANT (cuda_hjmg_mg3d_3d_np2 compares its solve with PCMG's); a redundant option keeps LU
   hj_expect_test(NAME cuda_hjmg_coarse_dense_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "type: hjdense" "the 125 x 125 inverse, applied as one dense product on the device"
-    COMMAND ${CM3} -pc_type hjmg -pc_view)
+    COMMAND ${CM3} -pc_type hjmg ${NOGATHER} -pc_view)
   hj_expect_test(NAME cuda_hjmg_coarse_redundant_lu_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "type: lu" NOMATCH "hjdense"
     COMMAND ${CM3} -pc_type hjmg -mg_coarse_redundant_pc_factor_mat_ordering_type nd -pc_view)
   hj_expect_test(NAME cuda_hjdense_exact LABELS "cuda;hjmg;transpose" MATCH "vec=seqcuda ksp=preonly pc=hjdense ${EXACT}" "the 693 x 693 inverse, applied as one dense product on the device"
@@ -244,7 +247,7 @@ if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_hjdense_transpose LABELS "cuda;hjmg;transpose" MATCH "vec=seqcuda ksp=preonly pc=hjdense ${EXACT}" COMMAND ${SD} ${CU} -ksp_type preonly -pc_type hjdense -transpose)
   if(TARGET tutorial_ex45)
     set(CE45 $<TARGET_FILE:tutorial_ex45> ${DLL} ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 3 ${HJMG_MON})
-    hj_hjmg_same(cuda_hjmg_ex45_np2 2 "cuda;tutorial;mpi" RTOL 1e-4 REF ${CE45} ${HJMG_AS_MG} TEST ${CE45} -pc_type hjmg)
+    hj_hjmg_same(cuda_hjmg_ex45_np2 2 "cuda;tutorial;mpi" RTOL 1e-4 REF ${CE45} ${HJMG_AS_MG} TEST ${CE45} -pc_type hjmg ${NOGATHER})
   endif()
   if(TARGET tutorial_ex19)
     set(CE19 $<TARGET_FILE:tutorial_ex19> ${DLL} ${CU} -da_refine 4 -snes_converged_reason -snes_monitor ${HJMG_MON})
@@ -294,16 +297,19 @@ hj_case(transfer_1d_narrow_np4 4 "hjmg;mpi" test_transfer -dim 1 -levels 2 -own_
 # ------------------------------------------------------------------------------------------------------------
 # The coarse levels gathered onto one rank (-pc_hjmg_gather_size, src/mg/gather.cxx): PCTELESCOPE with an inner hjmg
 # below the size; the solve converges in the iterations of the levels on every rank (5 in 3D, 4 in 2D), on 2 and 4
-# ranks; a coarse solve the user chose stays; a transposed solve is an error that names the option
+# ranks, the inner levels rediscretized as the outer ones (mg3d's callback: no Galerkin product anywhere); a coarse
+# solve the user chose stays; a transposed solve is an error that names the option
 set(MG65 $<TARGET_FILE:mg3d> -da_grid_x 65 -da_grid_y 65 -da_grid_z 65 -pc_mg_levels 5 -pc_type hjmg)
 foreach(np 2 4)
   hj_expect_test(NAME hjmg_gather_np${np} NP ${np} LABELS "hjmg;mpi" MATCH "the 4 coarsest levels on one rank .from grid 33 x 33 x 33, fewer than 40000 points per rank"
-    "type: telescope" "ranks=${np} .* its=5 .*reason=CONVERGED_RTOL" COMMAND ${MG65} -pc_hjmg_gather_size 40000 -ksp_view)
+    "type: telescope" "ranks=${np} .* its=5 .*reason=CONVERGED_RTOL" NOMATCH "^ *Using Galerkin computed" COMMAND ${MG65} -pc_hjmg_gather_size 40000 -ksp_view)
 endforeach()
 hj_expect_test(NAME hjmg_gather_2d_np2 NP 2 LABELS "hjmg;mpi" MATCH "the 5 coarsest levels on one rank .from grid 65 x 65 x 1" "its=4 .*reason=CONVERGED_RTOL"
   COMMAND $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 129 -da_grid_y 129 -pc_mg_levels 6 -pc_type hjmg -pc_hjmg_gather_size 4000 -ksp_view)
 hj_expect_test(NAME hjmg_gather_chosen_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
   COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_pc_type redundant -ksp_view)
+hj_expect_test(NAME hjmg_gather_chosen_factor_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
+  COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_redundant_pc_factor_mat_ordering_type nd -ksp_view)
 # the recorded V-cycle needs device vectors whose backend records, on one rank: PCMG's path here, and -pc_view says why
 hj_expect_test(NAME hjmg_graph_host LABELS "hjmg" MATCH "V-cycle by PCMG's path, not recorded .the vectors' backend records nothing .host vectors.."
   COMMAND ${M3} -pc_type hjmg -pc_hjmg_graph true -ksp_view)
@@ -328,8 +334,12 @@ if(TARGET tutorial_ex45)
 endif()
 if(HJACOBI_WITH_CUDA)
   # on the GPU: the inner hjmg on CUDA objects, its coarse solve hjdense
+  hj_expect_test(NAME cuda_hjmg_gather_default_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 3 coarsest levels on one rank .from grid 33 x 33 x 33, fewer than 32768 points per rank"
+    "type: telescope" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "^ *Using Galerkin computed" COMMAND ${MG65} ${CU} -pc_mg_levels 4 -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_gather_chosen_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
+    COMMAND ${MG65} ${CU} -pc_mg_levels 4 -mg_coarse_redundant_pc_factor_mat_ordering_type nd -ksp_view)
   hj_expect_test(NAME cuda_hjmg_gather_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 4 coarsest levels on one rank" "type: telescope" "type: seqaijcusparse" "type: hjdense"
-    "its=5 .*reason=CONVERGED_RTOL" COMMAND ${MG65} ${CU} -pc_hjmg_gather_size 40000 -ksp_view)
+    "its=5 .*reason=CONVERGED_RTOL" NOMATCH "^ *Using Galerkin computed" COMMAND ${MG65} ${CU} -pc_hjmg_gather_size 40000 -ksp_view)
   if(TARGET tutorial_ex45)
     hj_expect_test(NAME cuda_hjmg_gather_bicg_np2 NP 2 LABELS "cuda;hjmg;mpi;transpose" MATCH "the 3 coarsest levels on one rank" "Linear solve converged due to CONVERGED_RTOL iterations [1-9]"
       COMMAND ${E45} ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -pc_type hjmg -ksp_type bicg -pc_hjmg_gather_size 40000 -ksp_converged_reason -ksp_view)

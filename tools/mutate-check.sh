@@ -77,8 +77,10 @@ m cheb_role src/weights/weights.cxx 'return (PetscBool)(prefix && strstr(prefix,
 # -- the CUDA kernels as the emulation compiles them (the headers themselves, no copy): every sweep must take its own weight
 m emulate_sweep_weight src/cuda/kernels/kernels.cuh 'const S omega = P.w[it];' 'const S omega = P.w[0];' 'emulate_cuda_kernels|emulate_cuda_kernels_3d'
 # -- hjmg's gathered coarse levels (src/mg/gather.cxx): the transpose through PCTELESCOPE (the adjoint identity of
-#    test_hjmg) and the telescope made again after a reset (-malloc_dump finds the inner KSP the reset kept)
+#    test_hjmg), the inner levels rediscretized where the outer ones are, and the telescope made again after a reset
+#    (-malloc_dump finds the inner KSP the reset kept)
 m gather_transpose src/mg/gather.cxx '    swapped         = ipc->ops->applytranspose;' '    swapped         = ipc->ops->apply;' 'hjmg_gather_adjoint_np2|hjmg_gather_adjoint_np4'
+m gather_galerkin src/mg/gather.cxx 'compute && mg->galerkin == PC_MG_GALERKIN_NONE ? "none" : "both"' '"both"' 'hjmg_gather_np2|hjmg_gather_np4'
 m gather_reset src/mg/gather.cxx '  PetscCall(PCSetType(cpc, PCNONE));' '  PetscFunctionReturn(PETSC_SUCCESS);' 'hjmg_gather_adjoint_np2|hjmg_gather_adjoint_np4'
 # (the limits themselves bind on the CUDA backend only: rob_tile_fit, and on a GPU ctest -R cuda_default_tile_3d_dof2_bytes)
 

@@ -40,6 +40,13 @@ static PetscErrorCode CoarseChosen(PC cpc, PetscBool redundant, PetscBool *chose
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode HJMGCoarseChosen(PC cpc, PetscBool *chosen)
+{
+  PetscFunctionBegin;
+  PetscCall(CoarseChosen(cpc, PETSC_TRUE, chosen));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* whether the PC's DM makes device vectors (hjmg's coarse default is hjdense there) */
 static PetscErrorCode DeviceVectors(PC pc, PetscBool *device)
 {

@@ -1,13 +1,13 @@
 /* hjmg's coarse levels on one rank: below a per-rank size, where each level's ghost exchanges, residual and transfers
    cost more in messages and synchronizations than in work, the rest of the hierarchy is gathered onto one rank.
    PCMG keeps the levels above as they are; its coarse solve becomes PETSc's PCTELESCOPE, which repartitions the DMDA
-   of the last kept level onto one rank (its DMDA path) and runs an inner hjmg there on the remaining levels (Galerkin
-   coarse operators, the outer DM's vector and matrix types, so CUDA objects on CUDA vectors). Each V-cycle then sends
+   of the last kept level onto one rank (its DMDA path) and runs an inner hjmg there on the remaining levels (their
+   operators from the code's callback where the outer levels are rediscretized, else Galerkin products; the outer DM's
+   vector and matrix types, so CUDA objects on CUDA vectors). Each V-cycle then sends
    one gather and one scatter of that level instead of the messages of every level below it. PCTELESCOPE has no
    transpose; HJMGGatherTranspose gives it one (below). */
 #include "mg/hjmg.h"
 #include <petsc/private/dmdaimpl.h>
-#include <initializer_list>
 
 /* the grid of each level PCMG makes from dm (coarsening by 2 in every direction, as HJMGLevelsAllowed), finest first;
    *ok false where the DMDA coarsens otherwise */
@@ -72,6 +72,8 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   MatType        mtype;
   PC             cpc;
   char           levels[32];
+  void          *ctx;
+  PetscErrorCode (*compute)(KSP, Mat, Mat, void *) = NULL;
 
   PetscFunctionBegin;
   if (pc->setupcalled || n < 3 || n > 64 || !pc->dm || hm->gathersize <= 0 || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
@@ -89,22 +91,16 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   for (PetscInt l = 1; l < n; l++)
     if (mg->levels[l]->interpolate || mg->levels[l]->restrct) PetscFunctionReturn(PETSC_SUCCESS); /* a hierarchy of the code's */
   PetscCall(KSPGetPC(mg->levels[0]->smoothd, &cpc));
-  for (const char *name : {"-pc_type", "-ksp_type", "-redundant_pc_type", "-pc_redundant_number"}) {
-    PetscCall(Given(cpc, name, &chosen));
-    if (chosen) PetscFunctionReturn(PETSC_SUCCESS); /* the user chose the coarse solve */
-  }
+  PetscCall(Given(cpc, "-ksp_type", &chosen)); /* (the coarse KSP's, whose prefix is the coarse PC's) */
+  if (!chosen) PetscCall(HJMGCoarseChosen(cpc, &chosen));
+  if (chosen) PetscFunctionReturn(PETSC_SUCCESS); /* the user chose the coarse solve */
   PetscCall(LevelGrids(pc->dm, n, M, &dim, &ok));
   if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
-  if (device) { /* PCTELESCOPE repartitions an operator without a DM callback by MatPtAP with an AIJ permutation, which
-                   PETSc (3.22) does not form for a GPU matrix */
-    PetscErrorCode (*compute)(KSP, Mat, Mat, void *) = NULL;
-    void *ctx;
-
-    PetscCall(DMKSPGetComputeOperators(pc->dm, &compute, &ctx));
-    if (!compute) {
-      PetscCall(PetscInfo(pc, "levels not gathered: on device vectors PCTELESCOPE cannot repartition an operator given without KSPSetComputeOperators() (a GPU matrix's MatPtAP with its AIJ permutation)\n"));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  PetscCall(DMKSPGetComputeOperators(pc->dm, &compute, &ctx));
+  if (device && !compute) { /* PCTELESCOPE repartitions an operator without a DM callback by MatPtAP with an AIJ
+                               permutation, which PETSc (3.22) does not form for a GPU matrix */
+    PetscCall(PetscInfo(pc, "levels not gathered: on device vectors PCTELESCOPE cannot repartition an operator given without KSPSetComputeOperators() (a GPU matrix's MatPtAP with its AIJ permutation)\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt l = 1; l < n - 1 && cut < 0; l++) /* PETSc's level index is n - 1 - l */
     if ((double)M[l][0] * M[l][1] * M[l][2] / size < (double)hm->gathersize) cut = l;
@@ -117,7 +113,10 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   PetscCall(PetscSNPrintf(levels, sizeof(levels), "%" PetscInt_FMT, n - cut));
   PetscCall(SetInner(cpc, "pc_type", PCHJMG));
   PetscCall(SetInner(cpc, "pc_mg_levels", levels));
-  PetscCall(SetInner(cpc, "pc_mg_galerkin", "both")); /* the inner levels need no operator of the code's */
+  /* the inner levels' operators come from where the outer ones do: the code's callback, which PCTELESCOPE gives the
+     repartitioned DMDA, where PCMG rediscretizes (a Galerkin product of a star stencil is a box one, about three times
+     the smoothing work), else Galerkin products, which need no operator of the code's */
+  PetscCall(SetInner(cpc, "pc_mg_galerkin", compute && mg->galerkin == PC_MG_GALERKIN_NONE ? "none" : "both"));
   if (vtype) PetscCall(SetInner(cpc, "repart_dm_vec_type", vtype));
   if (mtype) PetscCall(SetInner(cpc, "repart_dm_mat_type", mtype));
   hm->gathered = n - cut;

@@ -446,7 +446,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
    The following options are for developers and tests. They have no setter functions and choose how the cycles run,
    not the preconditioner they apply (the CUDA kernels agree to rounding, the others bit for bit):
 +  -pc_hjacobi_overlap_comm <bool> - run the tiles that read no ghost value while each cycle's ghost exchange is under way, the others after it (default true; false: exchange, then every tile)
-.  -pc_hjacobi_cuda_kernel <auto,shared,registers,columns> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, columns for 3D star stencils that are constant or have at most 16 distinct rows on ranks with at least 512 of its tiles, point-block for dof > 1, else shared)
+.  -pc_hjacobi_cuda_kernel <auto,shared,registers,columns> - CUDA tile kernel (auto: registers for 2D star stencils where the block fits, 1D tiles on rows when the y couplings are all zero, columns for 3D star stencils that are constant or have at most 16 distinct rows on ranks with at least 128 of its tiles, point-block for dof > 1, else shared)
 .  -pc_hjacobi_cuda_strip <0,4,8> - points per thread of the register-strip kernel (0: 4 or 8, chosen per tile)
 .  -pc_hjacobi_cuda_threads <n> - threads per block the tile kernels aim at, a multiple of 32 up to 512 (0: the default, 256, or 512 for variable box stencils); points per thread follow
 .  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
