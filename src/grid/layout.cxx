@@ -113,10 +113,12 @@ PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *L, PetscInt gidx, PetscInt 
 }
 
 /* The SF that fills the ghost layer of a padded array in place: leaves are this rank's layer positions inside the
-   domain, or wrapped into it in periodic directions (corners included, so box operators on STAR DMDAs get their
-   corner neighbours), roots the owners' padded positions of the same points. NULL when there is nothing to exchange.
-   Positions are scalar positions: the dof values of padded point q are at dof*q + c. */
-PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *sf)
+   domain, or wrapped into it in periodic directions, roots the owners' padded positions of the same points. With
+   faces, only the layer points beside the owned box along one direction (what a star stencil reads: no message to a
+   rank that shares only an edge or a corner, 3 neighbours instead of 7 in a 2 x 2 x 2 decomposition); else corners
+   and edges too (box operators, whatever the DMDA's stencil type). NULL when there is nothing to exchange. Positions
+   are scalar positions: the dof values of padded point q are at dof*q + c. */
+PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscBool faces, PetscSF *sf)
 {
   PetscInt    *ilocal, nleaves = 0, nlayer = L->npadded - L->nlocal;
   PetscSFNode *iremote;
@@ -136,14 +138,14 @@ PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm comm, const HJLayout *L, PetscSF *
         if (rowin && i == L->pad[0]) i = L->pad[0] + L->xm[0]; /* (the owned run: interior points) */
         if (i >= L->ext[0]) break;
         const PetscInt p[3] = {i, j, k};
-        PetscInt       g[3], c[3], rpos = 0, rstride = 1, interior = 1, inside = 1;
+        PetscInt       g[3], c[3], rpos = 0, rstride = 1, outside = 0, inside = 1;
         for (PetscInt d = 0; d < 3; d++) {
           g[d] = L->xs[d] + p[d] - L->pad[d];
-          interior &= (p[d] >= L->pad[d] && p[d] < L->pad[d] + L->xm[d]);
+          outside += (p[d] < L->pad[d] || p[d] >= L->pad[d] + L->xm[d]);
           if (L->bnd[d] == DM_BOUNDARY_PERIODIC) g[d] = (g[d] + L->M[d]) % L->M[d]; /* the halo wraps */
           inside &= (g[d] >= 0 && g[d] < L->M[d]);
         }
-        if (interior || !inside) continue;
+        if (!outside || !inside || (faces && outside > 1)) continue;
         for (PetscInt d = 0; d < 3; d++) {
           c[d] = OwnerCoord(L, d, g[d]);
           rpos += rstride * (g[d] - L->start[d][c[d]] + L->pad[d]);

@@ -148,6 +148,8 @@ typedef struct {
   HJStencil               st;                                /* A, as extracted by the backend in use */
   HJStencil               stT;                               /* A^T, re-indexed from st at the first PCApplyTranspose after st changed */
   PetscSF                 ghostsf;                           /* fills the ghost layer of a padded array from the owners' padded arrays; NULL if none */
+  PetscBool               ghostmade;                         /* ghostsf made for the layout (after the extraction: it depends on st's kind) */
+  PetscBool               ghostfaces;                        /* ... of the layer's face points only (a star stencil reads no edge or corner) */
   PetscInt                tile[3];                           /* in use: the user's, else the default resolved at setup */
   PetscInt                overlap[3];                        /* as set (default 0) */
   PetscInt                k;                                 /* sub-iterations in use: the user's, or what the omega rules leave */
@@ -185,7 +187,7 @@ PETSC_INTERN PetscErrorCode HJLayoutCreate(DM, HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutDestroy(HJLayout *);
 PETSC_INTERN PetscBool      HJLayoutSame(DM, const HJLayout *);
 PETSC_INTERN PetscErrorCode HJLayoutPointOfGlobal(const HJLayout *, PetscInt, PetscInt[3], PetscInt *);
-PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscSF *);
+PETSC_INTERN PetscErrorCode HJLayoutCreateGhostSF(MPI_Comm, const HJLayout *, PetscBool, PetscSF *);
 /* the box of this rank's points at least `shell` points from every non-periodic face (owned coordinates, [ilo, ihi),
    empty when ilo >= ihi somewhere): where a DMDA operator's rows are usually all alike. HJ_INTERIOR_SHELL covers the
    usual operators: rows within 2 points of a face may differ (Dirichlet rows, and rows that drop their couplings to

@@ -80,8 +80,8 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
     hj->sw.haslayout = PETSC_TRUE;
     PetscCall(HJStencilDestroy(&hj->sw.st)); /* extracted for the old layout */
     PetscCall(HJStencilDestroy(&hj->sw.stT));
-    hj->hasT = PETSC_FALSE;
-    PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->sw.layout, &hj->sw.ghostsf));
+    hj->hasT         = PETSC_FALSE;
+    hj->sw.ghostmade = PETSC_FALSE; /* made after the extraction, for its kind */
   }
 
   /* the backend, chosen once here and before the extraction: the backend extracts (a device one where the Pmat lives) */
@@ -115,6 +115,16 @@ static PetscErrorCode PCSetUp_HJacobi(PC pc)
       hj->ststate   = state;
       hj->stnzstate = nzstate;
       hj->stops     = ops;
+    }
+  }
+  { /* the ghost exchange of the stencil's kind (the same on every rank): a star stencil's sends no edge or corner */
+    const PetscBool faces = (PetscBool)(hj->sw.st.kind == hj::STAR);
+
+    if (!hj->sw.ghostmade || faces != hj->sw.ghostfaces) {
+      PetscCall(PetscSFDestroy(&hj->sw.ghostsf));
+      PetscCall(HJLayoutCreateGhostSF(PetscObjectComm((PetscObject)pc), &hj->sw.layout, faces, &hj->sw.ghostsf));
+      hj->sw.ghostmade  = PETSC_TRUE;
+      hj->sw.ghostfaces = faces;
     }
   }
   if (hj->ops && hj->ops != ops) PetscCall((*hj->ops->reset)(pc));
@@ -208,6 +218,7 @@ static PetscErrorCode PCReset_HJacobi(PC pc)
   PetscCall(VecDestroy(&hj->rT));
   PetscCall(HJWeightsReset(pc)); /* the estimate and the weights: chosen again at the next setup */
   PetscCall(PetscSFDestroy(&hj->sw.ghostsf));
+  hj->sw.ghostmade = PETSC_FALSE;
   PetscCall(HJLayoutDestroy(&hj->sw.layout));
   hj->sw.haslayout = PETSC_FALSE;
   PetscCall(DMDestroy(&hj->da));
@@ -261,6 +272,12 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   if (!hj->sw.haslayout || hj->sw.ghostsf) {
     const PetscBool device = (PetscBool)(hj->ops && hj->ops->device);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false", hj->asked.overlapcommset || !device ? "" : ", default"));
+    if (hj->sw.ghostsf) {
+      PetscMPIInt nranks;
+
+      PetscCall(PetscSFGetRootRanks(hj->sw.ghostsf, &nranks, NULL, NULL, NULL, NULL));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost layer of rank 0 from %d ranks (%s)\n", nranks, hj->sw.ghostfaces ? "its faces only: a star stencil reads no edge or corner" : "faces, edges and corners: a box stencil"));
+    }
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->sw.haslayout && hj->sw.st.noff) {
     const HJLayout *L      = &hj->sw.layout;
