@@ -219,7 +219,7 @@ void Mult(const HJLayout *L, const HJStencil *st, const HJHostConstRows *cr, con
   constexpr int   NO = hj::NumOffsets(DIM, KIND);
   const long long N = L->nlocal, xm0 = L->xm[0], xm1 = L->xm[1], sy = L->ext[0], sz = (long long)L->ext[0] * L->ext[1];
   const bool      all = st->constant, some = !all && cr && cr->use;
-  S               ac[NO], dc               = 0;
+  S               ac[NO] = {}, dc = 0;
 
   if (all || some) {
     for (int s = 0; s < NO; s++) ac[s] = all ? st->ccoef[s] : cr->coef[s];

@@ -318,8 +318,8 @@ static PetscErrorCode LevelTransfer(PC pc, PetscInt l)
 
     PetscCall(PetscObjectStateGet((PetscObject)P, &state));
     if (lev->transfer) PetscCall(HJMGTransferGet(lev->transfer, &Pt, NULL, NULL));
-    PetscBool reuse = (PetscBool)(lev->transfer && Pt == P && lev->pstate == state);                             /* checked before: the same P, unchanged */
-    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &reuse, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)P))); /* on every rank, or the check's collectives would part */
+    PetscMPIInt reuse = (PetscMPIInt)(lev->transfer && Pt == P && lev->pstate == state);                       /* checked before: the same P, unchanged (an int: MPIU_BOOL is deprecated from PETSc 3.24) */
+    PetscCallMPI(MPIU_Allreduce(MPI_IN_PLACE, &reuse, 1, MPI_INT, MPI_LAND, PetscObjectComm((PetscObject)P))); /* on every rank, or the check's collectives would part */
     if (reuse) T = lev->transfer;
     else {
       PetscCall(MatDestroy(&lev->transfer));

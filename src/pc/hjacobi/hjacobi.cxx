@@ -272,11 +272,18 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
   if (!hj->sw.haslayout || hj->sw.ghostsf) {
     const PetscBool device = (PetscBool)(hj->ops && hj->ops->device);
     PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost exchange of each cycle %s (-pc_hjacobi_overlap_comm %s%s)\n", over ? "overlapped with the tiles that read no ghost value" : "completed before any tile runs", over ? "true" : "false", hj->asked.overlapcommset || !device ? "" : ", default"));
-    if (hj->sw.ghostsf) {
-      PetscMPIInt nranks;
+    if (hj->sw.ghostsf) { /* the ranks rank 0's leaves come from (from the graph: PetscSFGetRootRanks's count changed type between PETSc versions) */
+      PetscInt           nleaves, nranks = 0;
+      const PetscSFNode *iremote;
+      PetscMPIInt       *ranks;
 
-      PetscCall(PetscSFGetRootRanks(hj->sw.ghostsf, &nranks, NULL, NULL, NULL, NULL));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost layer of rank 0 from %d ranks (%s)\n", nranks, hj->sw.ghostfaces ? "its faces only: a star stencil reads no edge or corner" : "faces, edges and corners: a box stencil"));
+      PetscCall(PetscSFGetGraph(hj->sw.ghostsf, NULL, &nleaves, NULL, &iremote));
+      PetscCall(PetscMalloc1(nleaves, &ranks));
+      for (PetscInt l = 0; l < nleaves; l++) ranks[l] = (PetscMPIInt)iremote[l].rank;
+      nranks = nleaves;
+      PetscCall(PetscSortRemoveDupsMPIInt(&nranks, ranks));
+      PetscCall(PetscFree(ranks));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost layer of rank 0 from %" PetscInt_FMT " ranks (%s)\n", nranks, hj->sw.ghostfaces ? "its faces only: a star stencil reads no edge or corner" : "faces, edges and corners: a box stencil"));
     }
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->sw.haslayout && hj->sw.st.noff) {
