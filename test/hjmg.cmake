@@ -308,6 +308,12 @@ hj_expect_test(NAME hjmg_gather_2d_np2 NP 2 LABELS "hjmg;mpi" MATCH "the 5 coars
   COMMAND $<TARGET_FILE:mg3d> -dim 2 -da_grid_x 129 -da_grid_y 129 -pc_mg_levels 6 -pc_type hjmg -pc_hjmg_gather_size 4000 -ksp_view)
 hj_expect_test(NAME hjmg_gather_chosen_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
   COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_pc_type redundant -ksp_view)
+# with Galerkin coarse operators the gathered level's operator is the Galerkin one, permuted (PCTELESCOPE told to ignore
+# the callback): the iterations of the levels on every rank (4; 5 when the callback rediscretized the gathered level)
+hj_expect_test(NAME hjmg_gather_galerkin_np2 NP 2 LABELS "hjmg;mpi" MATCH "the 4 coarsest levels on one rank" "its=4 .*reason=CONVERGED_RTOL"
+  COMMAND ${MG65} -pc_mg_galerkin pmat -pc_hjmg_gather_size 40000 -ksp_view)
+hj_expect_test(NAME hjmg_gather_galerkin_ref_np2 NP 2 LABELS "hjmg;mpi" MATCH "its=4 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank"
+  COMMAND ${MG65} -pc_mg_galerkin pmat -ksp_view)
 hj_expect_test(NAME hjmg_gather_chosen_factor_np2 NP 2 LABELS "hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
   COMMAND ${MG65} -pc_hjmg_gather_size 40000 -mg_coarse_redundant_pc_factor_mat_ordering_type nd -ksp_view)
 # the recorded V-cycle needs device vectors whose backend records, on one rank: PCMG's path here, and -pc_view says why
@@ -336,6 +342,13 @@ if(HJACOBI_WITH_CUDA)
   # on the GPU: the inner hjmg on CUDA objects, its coarse solve hjdense
   hj_expect_test(NAME cuda_hjmg_gather_default_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 3 coarsest levels on one rank .from grid 33 x 33 x 33, fewer than 32768 points per rank"
     "type: telescope" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "^ *Using Galerkin computed" COMMAND ${MG65} ${CU} -pc_mg_levels 4 -ksp_view)
+  # a Galerkin coarse operator is not gathered on device vectors (PCTELESCOPE would permute it by a GPU MatPtAP)
+  hj_expect_test(NAME cuda_hjmg_gather_galerkin_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "its=[1-9] .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
+    COMMAND ${MG65} ${CU} -pc_mg_levels 4 -pc_mg_galerkin pmat -ksp_view)
+  # the coarse prefix's hjdense size chose the outer levels (65^3, 3 levels down to 17^3) and goes to the gathered
+  # levels' coarse solve: a 4913-row inverse, the option used
+  hj_expect_test(NAME cuda_hjmg_gather_maxsize_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 2 coarsest levels on one rank" "the 4913 x 4913 inverse" "its=[1-9] .*reason=CONVERGED_RTOL"
+    NOMATCH "Option left.*hjdense_max_size" COMMAND ${C65} -mg_coarse_redundant_pc_hjdense_max_size 5000 -ksp_view -options_left)
   hj_expect_test(NAME cuda_hjmg_gather_chosen_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "type: redundant" "its=5 .*reason=CONVERGED_RTOL" NOMATCH "coarsest levels on one rank" "telescope"
     COMMAND ${MG65} ${CU} -pc_mg_levels 4 -mg_coarse_redundant_pc_factor_mat_ordering_type nd -ksp_view)
   hj_expect_test(NAME cuda_hjmg_gather_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "the 4 coarsest levels on one rank" "type: telescope" "type: seqaijcusparse" "type: hjdense"

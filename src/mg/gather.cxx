@@ -8,6 +8,7 @@
    transpose; HJMGGatherTranspose gives it one (below). */
 #include "mg/hjmg.h"
 #include <petsc/private/dmdaimpl.h>
+#include <initializer_list>
 
 /* the grid of each level PCMG makes from dm (coarsening by 2 in every direction, as HJMGLevelsAllowed), finest first;
    *ok false where the DMDA coarsens otherwise */
@@ -45,8 +46,9 @@ static PetscErrorCode Given(PC cpc, const char *name, PetscBool *given)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the inner solve's option -<coarse prefix>telescope_<name> value, unless the user gave it */
-static PetscErrorCode SetInner(PC cpc, const char *name, const char *value)
+/* the option -<coarse prefix><sub><name> value, unless the user gave it: sub "telescope_" for the inner solve's, "" for
+   the coarse PC's own */
+static PetscErrorCode SetOption(PC cpc, const char *sub, const char *name, const char *value)
 {
   const char *prefix;
   char        key[512];
@@ -54,9 +56,16 @@ static PetscErrorCode SetInner(PC cpc, const char *name, const char *value)
 
   PetscFunctionBegin;
   PetscCall(PCGetOptionsPrefix(cpc, &prefix));
-  PetscCall(PetscSNPrintf(key, sizeof(key), "-%stelescope_%s", prefix ? prefix : "", name));
+  PetscCall(PetscSNPrintf(key, sizeof(key), "-%s%s%s", prefix ? prefix : "", sub, name));
   PetscCall(PetscOptionsHasName(((PetscObject)cpc)->options, NULL, key, &given));
   if (!given) PetscCall(PetscOptionsSetValue(((PetscObject)cpc)->options, key, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetInner(PC cpc, const char *name, const char *value)
+{
+  PetscFunctionBegin;
+  PetscCall(SetOption(cpc, "telescope_", name, value));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -74,6 +83,7 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   char           levels[32];
   void          *ctx;
   PetscErrorCode (*compute)(KSP, Mat, Mat, void *) = NULL;
+  const PetscBool galerkin                         = (PetscBool)(mg->galerkin != PC_MG_GALERKIN_NONE); /* (EXTERNAL returned below) */
 
   PetscFunctionBegin;
   if (pc->setupcalled || n < 3 || n > 64 || !pc->dm || hm->gathersize <= 0 || mg->galerkin == PC_MG_GALERKIN_EXTERNAL) PetscFunctionReturn(PETSC_SUCCESS);
@@ -97,9 +107,9 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   PetscCall(LevelGrids(pc->dm, n, M, &dim, &ok));
   if (!ok) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(DMKSPGetComputeOperators(pc->dm, &compute, &ctx));
-  if (device && !compute) { /* PCTELESCOPE repartitions an operator without a DM callback by MatPtAP with an AIJ
-                               permutation, which PETSc (3.22) does not form for a GPU matrix */
-    PetscCall(PetscInfo(pc, "levels not gathered: on device vectors PCTELESCOPE cannot repartition an operator given without KSPSetComputeOperators() (a GPU matrix's MatPtAP with its AIJ permutation)\n"));
+  if (device && (!compute || galerkin)) { /* PCTELESCOPE repartitions an operator that is not the callback's by MatPtAP
+                                             with an AIJ permutation, which PETSc (3.22) does not form for a GPU matrix */
+    PetscCall(PetscInfo(pc, "levels not gathered: on device vectors PCTELESCOPE cannot repartition %s (a GPU matrix's MatPtAP with its AIJ permutation)\n", compute ? "a Galerkin coarse operator (-pc_mg_galerkin)" : "an operator given without KSPSetComputeOperators()"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt l = 1; l < n - 1 && cut < 0; l++) /* PETSc's level index is n - 1 - l */
@@ -115,8 +125,25 @@ PetscErrorCode HJMGGatherDefault(PC pc)
   PetscCall(SetInner(cpc, "pc_mg_levels", levels));
   /* the inner levels' operators come from where the outer ones do: the code's callback, which PCTELESCOPE gives the
      repartitioned DMDA, where PCMG rediscretizes (a Galerkin product of a star stencil is a box one, about three times
-     the smoothing work), else Galerkin products, which need no operator of the code's */
-  PetscCall(SetInner(cpc, "pc_mg_galerkin", compute && mg->galerkin == PC_MG_GALERKIN_NONE ? "none" : "both"));
+     the smoothing work); else Galerkin products of the gathered level's operator, which PCTELESCOPE permutes (told to
+     ignore the callback: its DMDA path would otherwise rediscretize that level too, not the Galerkin operator) */
+  if (compute && galerkin) PetscCall(SetOption(cpc, "", "pc_telescope_ignore_kspcomputeoperators", "true"));
+  PetscCall(SetInner(cpc, "pc_mg_galerkin", compute && !galerkin ? "none" : "both"));
+  if (device) { /* the coarse prefix's hjdense size, which chose the outer levels, goes to the inner coarse solve (hjdense
+                   on device vectors) */
+    const char *prefix;
+    char        val[64];
+    PetscBool   set = PETSC_FALSE;
+
+    PetscCall(PCGetOptionsPrefix(cpc, &prefix));
+    for (const char *key : {"-pc_hjdense_max_size", "-redundant_pc_hjdense_max_size"}) {
+      PetscCall(PetscOptionsGetString(((PetscObject)cpc)->options, prefix, key, val, sizeof(val), &set));
+      if (set) {
+        PetscCall(SetInner(cpc, "mg_coarse_pc_hjdense_max_size", val));
+        break;
+      }
+    }
+  }
   if (vtype) PetscCall(SetInner(cpc, "repart_dm_vec_type", vtype));
   if (mtype) PetscCall(SetInner(cpc, "repart_dm_mat_type", mtype));
   hm->gathered = n - cut;

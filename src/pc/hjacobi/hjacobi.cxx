@@ -283,7 +283,7 @@ static PetscErrorCode PCView_HJacobi(PC pc, PetscViewer viewer)
       nranks = nleaves;
       PetscCall(PetscSortRemoveDupsMPIInt(&nranks, ranks));
       PetscCall(PetscFree(ranks));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  ghost layer of rank 0 from %" PetscInt_FMT " ranks (%s)\n", nranks, hj->sw.ghostfaces ? "its faces only: a star stencil reads no edge or corner" : "faces, edges and corners: a box stencil"));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0's ghost layer comes from %" PetscInt_FMT " rank(s), itself counted where a periodic direction wraps onto it (%s)\n", nranks, hj->sw.ghostfaces ? "its faces only: a star stencil reads no edge or corner" : "faces, edges and corners: a box stencil"));
     }
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  no ghost exchange (one rank, no periodic direction)\n"));
   if (hj->sw.haslayout && hj->sw.st.noff) {
