@@ -112,10 +112,8 @@ inline bool ColumnFits(const long long w[3], int k, long long ssize, long long s
    with 52 planes and 0.357 with 86) */
 constexpr long long kColumnTile[3] = {30, 14, 48};
 /* ... and auto takes it only with at least this many tiles (blocks) on a rank: its blocks stream long columns, so a
-   grid with few of them leaves SMs idle (H100, before the kernel's fixed plane: hjmg's levels of 129^3 and less
-   1.3-2.3x slower than TileKernel 8^3). With the fixed plane, H200, hjmg at 129^3 under Richardson: the finest level's
-   150 tiles (26 x 13 x 43) 3.42 ms for the solve against 4.10-4.13 ms with TileKernel 8^3 (bench/TUNING.md, step 13);
-   a 65^3 grid has 30 */
+   grid with few of them leaves SMs idle (bench/TUNING.md step 8). A 129^3 grid has 150 (26 x 13 x 43), where it beats
+   TileKernel 8^3 (H200, hjmg under Richardson: 3.42 against 4.10-4.13 ms for the solve, step 13); a 65^3 grid has 30 */
 constexpr long long kColumnMinTiles = 128;
 inline void         ColumnDefaultTile(const long long mmax[3], long long t[3])
 {

@@ -7,8 +7,8 @@
    one gather and one scatter of that level instead of the messages of every level below it. PCTELESCOPE has no
    transpose; HJMGGatherTranspose gives it one (below). */
 #include "mg/hjmg.h"
+#include "dense/dense.h"
 #include <petsc/private/dmdaimpl.h>
-#include <initializer_list>
 
 /* the grid of each level PCMG makes from dm (coarsening by 2 in every direction, as HJMGLevelsAllowed), finest first;
    *ok false where the DMDA coarsens otherwise */
@@ -129,20 +129,14 @@ PetscErrorCode HJMGGatherDefault(PC pc)
      ignore the callback: its DMDA path would otherwise rediscretize that level too, not the Galerkin operator) */
   if (compute && galerkin) PetscCall(SetOption(cpc, "", "pc_telescope_ignore_kspcomputeoperators", "true"));
   PetscCall(SetInner(cpc, "pc_mg_galerkin", compute && !galerkin ? "none" : "both"));
-  if (device) { /* the coarse prefix's hjdense size, which chose the outer levels, goes to the inner coarse solve (hjdense
-                   on device vectors) */
-    const char *prefix;
-    char        val[64];
-    PetscBool   set = PETSC_FALSE;
+  { /* the coarse hjdense's size (the coarse prefix's option, which chose the outer levels) goes to the inner coarse
+       solve, hjdense on device vectors */
+    PetscInt rows;
+    char     val[32];
 
-    PetscCall(PCGetOptionsPrefix(cpc, &prefix));
-    for (const char *key : {"-pc_hjdense_max_size", "-redundant_pc_hjdense_max_size"}) {
-      PetscCall(PetscOptionsGetString(((PetscObject)cpc)->options, prefix, key, val, sizeof(val), &set));
-      if (set) {
-        PetscCall(SetInner(cpc, "mg_coarse_pc_hjdense_max_size", val));
-        break;
-      }
-    }
+    PetscCall(HJMGCoarseDenseRows(pc, &rows)); /* (0 on host vectors) */
+    PetscCall(PetscSNPrintf(val, sizeof(val), "%" PetscInt_FMT, rows));
+    if (rows > 0 && rows != HJD_MAX_SIZE) PetscCall(SetInner(cpc, "mg_coarse_pc_hjdense_max_size", val));
   }
   if (vtype) PetscCall(SetInner(cpc, "repart_dm_vec_type", vtype));
   if (mtype) PetscCall(SetInner(cpc, "repart_dm_mat_type", mtype));
