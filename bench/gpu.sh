@@ -72,6 +72,7 @@ trim() { # VAR text: VAR <- text without leading and trailing blanks; no subshel
 while IFS= read -r line || [ -n "$line" ]; do
   case $line in '#'* | '') continue ;; esac
   if [[ $line =~ ^def\ +([A-Za-z0-9_]+)\ *=\ *(.*)$ ]]; then
+    [ -z "${DEF[${BASH_REMATCH[1]}]+set}" ] || { echo "gpu.sh: {${BASH_REMATCH[1]}} defined twice in $SUITES (a definition holds for the whole file)" >&2; exit 2; }
     DEF[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
     continue
   fi

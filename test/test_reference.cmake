@@ -114,6 +114,29 @@ hj_case(comm_np2_2d_single 2 "cuda;mpi" ${COMM} ${SINGLE} ${COMM97} -pc_hjacobi_
 hj_case(comm_np2_rows 2 "cuda;mpi" ${COMM} -zero_y -dim 2 -n 81 ${P2x1} -pc_hjacobi_tile 12 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(comm_np2_k1_classic 2 "cuda;mpi" ${COMM} -dim 2 -da_grid_x 65 -da_grid_y 47 ${P2x1} -pc_hjacobi_subiterations 1 -pc_hjacobi_cycles 3 ON cuda)
 hj_case(comm_np2_k1_tile_kernel 2 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_tile_kernel -dim 2 -da_grid_x 65 -da_grid_y 47 ${P2x1} ${T8O2K1} -pc_hjacobi_cycles 3 ON cuda)
+
+# ------------------------------------------------------------------------------------------------------------
+# Constant tiles (GPU): a constant stencil with Dirichlet rows on the faces is a variable operator with one row inside
+# a 2-point boundary shell; the tiles whose working region lies inside that box run the tile kernel's constant-stencil
+# instantiation, the others the variable one (-pc_hjacobi_cuda_constant_tiles 0: at every size, not only above the
+# default's 524288 points). Each kernel against the literal reference; on 2 ranks with the exchange's split as well
+# (-check_overlap_comm: the same bit for bit without it). ctest -R ctiles
+set(CTILES ${MIX} -pc_hjacobi_cuda_constant_tiles 0)
+hj_case(ctiles_2d_registers 1 "cuda;cint" ${R} ${CTILES} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -rich_its 1,3 ON cuda)
+hj_case(ctiles_2d_shared 1 "cuda;cint" ${R} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_2d_single 1 "cuda;cint" ${R} ${CTILES} ${SINGLE} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_3d_star 1 "cuda;cint" ${R} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 3 -da_grid_x 29 -da_grid_y 27 -da_grid_z 25 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_3d_box 1 "cuda;cint" ${R} ${CTILES} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
+hj_case(ctiles_np4_3d_star 4 "cuda;mpi;cint" ${COMM} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
+if(HJACOBI_WITH_CUDA)
+  # 64^2, tiles of 16 without overlap: the box [2, 62)^2 holds the 2 x 2 middle tiles; the default's threshold, none
+  hj_expect_test(NAME cuda_ctiles_view LABELS "cuda;cint" MATCH "rank 0: 4 of 16 tiles inside the box of one row run the kernel's constant-stencil instantiation" "hjtest PASS all"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${CTILES} -dim 2 -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 0 -pc_hjacobi_subiterations 2 -pc_view)
+  hj_expect_test(NAME cuda_ctiles_view_default LABELS "cuda;cint" MATCH "one row inside, coefficient planes read in the boundary shell only" "hjtest PASS all" NOMATCH "constant-stencil instantiation"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${MIX} -dim 2 -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 0 -pc_hjacobi_subiterations 2 -pc_view)
+endif()
+
 # The second stream (the split's default on the GPU when MPI is not GPU-aware, as here: every cuda_comm_* case runs
 # it) against one stream, the path of GPU-aware MPI: bit for bit against the unsplit cycle and the reference. Then the
 # second stream with long interior launches (a large box per rank, tiles of 8) and many cycles per apply, 4 ranks,

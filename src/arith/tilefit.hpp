@@ -115,6 +115,12 @@ constexpr long long kColumnTile[3] = {30, 14, 48};
    grid with few of them leaves SMs idle (bench/TUNING.md step 8). A 129^3 grid has 150 (26 x 13 x 43), where it beats
    TileKernel 8^3 (H200, hjmg under Richardson: 3.42 against 4.10-4.13 ms for the solve, step 13); a 65^3 grid has 30 */
 constexpr long long kColumnMinTiles = 128;
+/* A variable stencil whose rows are one row inside a boundary shell (the CUDA plan's cint): the tiles whose working
+   region lies inside that box run the constant-stencil instantiation of the tile kernel (coefficients as kernel
+   operands; its variable twin holds every point's row in registers: 2D register strips 97 against 57 registers, 25%
+   against 50% occupancy, 356 against 201 us per k = 4 cycle at 4097^2 on an H200, bench/TUNING.md step 14), the
+   rest the variable one: a second launch per cycle, so only where those tiles hold at least this many points */
+constexpr long long kConstSplitMinPoints = 1LL << 19;
 inline void         ColumnDefaultTile(const long long mmax[3], long long t[3])
 {
   for (int d = 0; d < 3; d++) {

@@ -56,7 +56,7 @@ static PetscErrorCode HJSetUp_CUDA(PC pc)
      PETSc's stream (the legacy NULL stream by default, PETSC_STREAM_DEFAULT), and at the device's least priority, so
      that where PETSc's stream has a higher one its small unpack kernel and the boundary tiles are not queued behind
      the interior blocks (PETSc creates its streams without a priority, i.e. the least one too: then they are equal) */
-  if (cu->plan.tileids && !cu->side) {
+  if (cu->plan.split && !cu->side) {
     int greatest;
 
     PetscCallCUDA(cudaDeviceGetStreamPriorityRange(&cu->sideprio, &greatest));
@@ -134,11 +134,12 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, p->variant == HJ_CUDA_COLUMNS ? "columns" : (p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared")), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "",
                                      p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin, p->L.single ? "single precision" : "PetscScalar"));
+    if (p->launchc) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles inside the box of one row run the kernel's constant-stencil instantiation (a second launch per cycle)\n", p->nconst[0] + p->nconst[1], p->L.ntot));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[o->kernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
   }
-  if (p->tileids) {
+  if (p->split) {
     const char *how = "not used: -pc_hjacobi_overlap_comm false";
     char        side[256];
 
@@ -176,6 +177,7 @@ PetscErrorCode HJCudaOptionsGet(PC pc, HJCudaOptions **opts)
     PetscCall(PetscNew(&o));
     o->kernel                                = HJ_CUDA_KERNEL_AUTO;
     o->failalloc                             = -1;
+    o->cminpts                               = hj::kConstSplitMinPoints;
     hj->backendopts[PC_HJACOBI_BACKEND_CUDA] = o;
   }
   *opts = (HJCudaOptions *)hj->backendopts[PC_HJACOBI_BACKEND_CUDA];
@@ -186,7 +188,7 @@ PetscErrorCode HJCudaOptionsGet(PC pc, HJCudaOptions **opts)
 static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
 {
   HJCudaOptions *o;
-  PetscInt       kernel, strip, threads;
+  PetscInt       kernel, strip, threads, cminpts;
   PetscBool      forcetile, flg, staged;
 
   PetscFunctionBegin;
@@ -198,12 +200,15 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   strip     = o->strip;
   threads   = o->threads;
   forcetile = o->forcetile;
+  cminpts   = o->cminpts;
   PetscCall(PetscOptionsEList("-pc_hjacobi_cuda_kernel", "CUDA tile kernel: registers (2D star, values in registers; auto's choice in 2D, except rows without y couplings: 1D tiles), columns (3D star, x-y columns streamed through z; auto's choice for constant operators and those with few distinct rows) or shared", "PCHJACOBI", HJCudaKernels, 4, HJCudaKernels[kernel], &kernel, NULL));
   PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_strip", "Points per thread of the register-strip kernel, 4 or 8 (0: chosen per tile)", "PCHJACOBI", strip, &strip, NULL));
   PetscCheck(strip == 0 || strip == 4 || strip == 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_strip %" PetscInt_FMT ": the register-strip kernel takes strips of 4 or 8 points (or 0: chosen per tile)", strip);
   PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
   PetscCheck(threads == 0 || (threads >= 32 && threads <= 512 && threads % 32 == 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_threads %" PetscInt_FMT ": give a multiple of 32 from 32 to 512 (or 0: the default)", threads);
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
+  PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_constant_tiles", "With one row inside a boundary shell, the tiles inside it run the constant-stencil kernel where they hold at least this many points (0: always, -1: never)", "PCHJACOBI", cminpts, &cminpts, NULL));
+  PetscCheck(cminpts >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_constant_tiles %" PetscInt_FMT ": give a number of points >= 0, or -1 for never", cminpts);
   /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(o), &o->side, &flg));
   if (flg) o->sideset = PETSC_TRUE;
@@ -211,7 +216,8 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_staged_exchange", "Stage the ghost exchange through pinned host memory (default: true when MPI is not GPU-aware)", "PCHJACOBI", staged, &o->staged, &flg));
   if (flg) o->stagedset = PETSC_TRUE;
   if (HJCudaStagedExchange(o) != staged) pc->setupcalled = 0; /* the setup discards the exchange made before */
-  if (kernel != (PetscInt)o->kernel || strip != o->strip || threads != o->threads || forcetile != o->forcetile) pc->setupcalled = 0;
+  if (kernel != (PetscInt)o->kernel || strip != o->strip || threads != o->threads || forcetile != o->forcetile || cminpts != o->cminpts) pc->setupcalled = 0;
+  o->cminpts   = cminpts;
   o->threads   = threads;
   o->kernel    = (HJCudaKernel)kernel;
   o->strip     = strip;

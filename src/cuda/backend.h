@@ -26,6 +26,8 @@ typedef struct {
   PetscInt     strip;             /* points per thread of the register-strip kernel: 0 (chosen per tile), 4, 8 */
   PetscInt     threads;           /* threads per block the tile kernels aim at: 0 (the default), else 32..512 */
   PetscBool    forcetile;         /* the tile kernel also for k = 1 (testing) */
+  PetscInt     cminpts;           /* -pc_hjacobi_cuda_constant_tiles: the fewest points of the tiles inside the box of one
+                                     row that get the constant-stencil instantiation (-1: never) */
   PetscBool    side, sideset;     /* -pc_hjacobi_cuda_side_stream, and whether given (HJCudaSideStream) */
   PetscBool    staged, stagedset; /* -pc_hjacobi_cuda_staged_exchange, and whether given (HJCudaStagedExchange) */
   PetscInt     failalloc;         /* test hook -pc_hjacobi_debug_fail_alloc: this rank's device extraction fails to allocate

@@ -26,9 +26,15 @@ typedef struct {
   long long                     W[3];    /* largest working region per direction (view) */
   PetscLogEvent                 event;   /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
   PetscLogDouble                flops;   /* of one launch, as the host backend counts them */
-  unsigned                     *tileids; /* device: every tile id, the ninterior that read no ghost value first
-                                              (HJTileSplitCreate); NULL: not split (no exchange, or the classic kernel) */
+  unsigned                     *tileids; /* device: every tile id in launch order (HJCudaPlanSplit), NULL: block b is tile
+                                              b. Two groups: with split, the ninterior tiles that read no ghost value
+                                              (HJTileSplitCreate) then the rest; else one group of every tile. The
+                                              first nconst[g] of group g have all of W(T) in the box of constant rows */
+  PetscBool                     split;   /* tileids holds the exchange's split (else ninterior is 0) */
   long long                     ninterior;
+  long long                     nconst[2];
+  hjcuda::Launcher<PetscScalar> launchc;  /* the constant-stencil instantiation of the same kernel, for those tiles
+                                              (hj::kConstSplitMinPoints), or NULL */
   void                         *weights;  /* device: the sweeps' weights, k PetscScalar then k float (L.wT, L.wf) */
   unsigned char                *rowclass; /* the column kernel's row classes (plan/rowclass.cu; L.rowclass, L.rowtab), or NULL */
   PetscScalar                  *rowtab;

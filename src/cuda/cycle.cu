@@ -66,7 +66,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     PetscCallCUDA(hjcuda::PadCopy((int)ly->dim, L.dof, L.box, (const PetscScalar *)xa, cu->xpad, stream)); /* the grid's dimension (L.dim is 1 for rows) */
     PetscCall(PetscLogGpuTimeEnd());
   }
-  /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap. With the tiles split (p->tileids), the
+  /* 2. n cycles: exchange, kernel into ypad (the last one into x), swap. With the tiles split (p->split), the
      interior ones run while the exchange is under way, the rest after its end (doc/design.md "Communication hidden").
      The interior tiles read only xpad's owned points, which the exchange reads (its roots) and does not write, and
      write only ypad's owned points (or x's), which it does not touch; the boundary tiles read xpad and write other
@@ -83,17 +83,32 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
      boundary launch PETSc's stream waits for `joined`. So the next cycle's begin (its pack reads this cycle's output,
      and its interior tiles overwrite the xpad this cycle reads) and, after the last cycle, every later user of x and b
      find both groups done. */
-  auto run = [&](const unsigned *ids, long long count, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
+  auto launch = [&](hjcuda::Launcher<PetscScalar> f, const unsigned *ids, long long count, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
     PetscFunctionBegin;
     L.tileids = ids;
     L.ntot    = count;
     L.stream  = s;
     PetscCall(PetscLogEventBegin(p->event, pc, 0, 0, 0));
     if (s == stream) PetscCall(PetscLogGpuTimeBegin()); /* PETSc's GPU timer times its own stream (and synchronizes it) */
-    PetscCallCUDA(p->launch(L, nullptr));
+    PetscCallCUDA(f(L, nullptr));
     if (s == stream) PetscCall(PetscLogGpuTimeEnd());
     PetscCall(PetscLogGpuFlops(flops));
     PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  /* group g of p->tileids (0: the tiles that read no ghost value, 1: the rest; not split: every tile in group 1), its
+     constant tiles by p->launchc and the rest by p->launch; flops (the cycle's, counted once) with its last launch */
+  auto run = [&](int g, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
+    const long long start = g ? p->ninterior : 0, count = g ? p->L.ntot - p->ninterior : p->ninterior, nc = p->nconst[g];
+
+    PetscFunctionBegin;
+    if (!p->tileids) {
+      if (g) PetscCall(launch(p->launch, nullptr, p->L.ntot, flops, s));
+    } else {
+      if (nc) PetscCall(launch(p->launchc, p->tileids + start, nc, nc == count ? flops : 0, s));
+      if (count > nc) PetscCall(launch(p->launch, p->tileids + start + nc, count - nc, flops, s));
+      if (!count) PetscCall(PetscLogGpuFlops(flops));
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   for (PetscInt c = 0; c < n; c++) {
@@ -105,7 +120,7 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     L.y     = last ? tox : toy;
     if (!last) L.y.out = cu->ypad;
     const PetscBool exchange = (PetscBool)(hj->ghostsf && !L.xzero); /* every rank starts from zero together: nothing to exchange then */
-    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && p->tileids);
+    const PetscBool split    = (PetscBool)(exchange && hj->overlapcomm && p->split);
     const PetscBool fork     = (PetscBool)(split && side && p->ninterior);
     if (exchange) {
       PetscCall(HJCudaExchangeReady(pc)); /* (made at setup: returns at once) */
@@ -116,17 +131,16 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     if (fork) {
       PetscCallCUDA(cudaEventRecord(cu->forked, stream));
       PetscCallCUDA(cudaStreamWaitEvent(cu->side, cu->forked, 0));
-      PetscCall(run(p->tileids, p->ninterior, 0, cu->side));
+      PetscCall(run(0, 0, cu->side));
       PetscCallCUDA(cudaEventRecord(cu->joined, cu->side));
-    } else if (split && p->ninterior) PetscCall(run(p->tileids, p->ninterior, 0, stream));
+    } else if (split) PetscCall(run(0, 0, stream));
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(HJCudaExchangeEnd(&cu->ex, hj->ghostsf, cu->xpad, stream));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
-    if (!split) PetscCall(run(nullptr, p->L.ntot, p->flops, stream));
-    else if (p->ninterior < p->L.ntot) PetscCall(run(p->tileids + p->ninterior, p->L.ntot - p->ninterior, p->flops, stream)); /* the cycle's flops, counted once */
-    else PetscCall(PetscLogGpuFlops(p->flops));
+    if (!split) PetscCall(run(0, 0, stream)); /* not split: both groups now (group 0 is empty unless p->split) */
+    PetscCall(run(1, p->flops, stream));
     if (fork) PetscCallCUDA(cudaStreamWaitEvent(stream, cu->joined, 0)); /* the join: after the boundary launch, which need not wait */
     if (!last) {
       PetscScalar *tmp = cu->xpad;

@@ -153,15 +153,19 @@ PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The tile kernels' split for the ghost exchange (grid/split.cxx), made with the plan's own tiling (rows: one row per
-   tile, no halo read along y) and uploaded: a cycle launches tileids[0, ninterior) between PetscSFBcastBegin and End
-   and the rest after it. Only A's cycles exchange (A^T's correction starts from zero and reads no halo). */
+/* The order of the tile kernels' launches, made with the plan's own tiling (rows: one row per tile, no halo read along
+   y) and uploaded. (1) The split for the ghost exchange (grid/split.cxx): a cycle launches tileids[0, ninterior)
+   between PetscSFBcastBegin and End and the rest after it; only A's cycles exchange (A^T's correction starts from zero
+   and reads no halo). (2) With one row inside a boundary shell (L.cint) on the shared or register kernel, the tiles
+   whose working region W(T) lies inside that box come first in each group and run the constant-stencil instantiation
+   (launchc, the row L.cstT as its operands; the variable one reads that same row there, so the results are the
+   same bit for bit), where they hold -pc_hjacobi_cuda_constant_tiles points or more (hj::kConstSplitMinPoints). */
 static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
   HJSweeps                          *hj = HJSweepsOf(pc);
   const hjcuda::Launch<PetscScalar> *L  = &p->L;
   PetscInt                           t[3], o[3], ni, nt, *ids;
-  PetscBool                          halo[3];
+  PetscBool                          halo[3], *inside = NULL;
   unsigned                          *uids;
 
   PetscFunctionBegin;
@@ -171,16 +175,58 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
     halo[d] = (PetscBool)(d < L->dim);
   }
   PetscCall(HJTileSplitCreate(&hj->layout, hj->ghostsf, t, o, halo, &ni, &nt, &ids));
-  if (!ids) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(nt == L->ntot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The tile split has %" PetscInt_FMT " tiles, the plan %lld", nt, L->ntot);
+  HJCudaOptions *opt;
+  PetscCall(HJCudaOptionsGet(pc, &opt));
+  if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && L->cint && L->dof == 1 && !L->transpose && opt->cminpts >= 0) {
+    long long npts = 0;
+
+    PetscCall(PetscMalloc1(nt, &inside));
+    for (PetscInt id = 0; id < nt; id++) {
+      long long n = 1;
+
+      inside[id] = PETSC_TRUE;
+      for (int d = 0; d < L->dim; d++) {
+        const hj::Range r = hj::TileRange(hj->layout.xm[d], t[d], o[d], hj::TileCoord((long long)id, L->ntiles[0], L->ntiles[1], d));
+        if (r.w0 < L->ilo[d] || r.w1 > L->ihi[d]) inside[id] = PETSC_FALSE;
+        n *= r.w1 - r.w0;
+      }
+      if (inside[id]) npts += n;
+    }
+    if (npts < opt->cminpts || npts == 0) PetscCall(PetscFree(inside));
+  }
+  p->split     = (PetscBool)(ids != NULL);
+  p->ninterior = ids ? ni : 0;
+  if (!ids && !inside) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscMalloc1(nt, &uids));
-  for (PetscInt i = 0; i < nt; i++) uids[i] = (unsigned)ids[i];
+  for (int g = 0, k = 0; g < 2; g++) { /* group g: [0, ninterior), then the rest; constant tiles first in each */
+    const PetscInt lo = g ? p->ninterior : 0, hi = g ? nt : p->ninterior;
+
+    for (int pass = 0; pass < 2; pass++)
+      for (PetscInt i = lo; i < hi; i++) {
+        const PetscInt id = ids ? ids[i] : i;
+        if ((inside && inside[id]) == !pass) uids[k++] = (unsigned)id;
+      }
+    p->nconst[g] = 0;
+    if (inside)
+      for (PetscInt i = lo; i < hi; i++) p->nconst[g] += inside[ids ? ids[i] : i] ? 1 : 0;
+  }
   PetscCallCUDA(cudaMalloc((void **)&p->tileids, (size_t)nt * sizeof(unsigned)));
   PetscCallCUDA(cudaMemcpyAsync(p->tileids, uids, (size_t)nt * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* before uids is freed */
-  p->ninterior = ni;
+  if (inside) {
+    hjcuda::Launch<PetscScalar> Lc = *L;
+    cudaFuncAttributes          attr;
+
+    Lc.var     = false;
+    p->launchc = hjcuda::TileLauncher(Lc);
+    PetscCheck(p->launchc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No constant-stencil instantiation of the tile kernel (dim %d, %d points per thread, %d threads)", Lc.dim, Lc.ppt, Lc.nthreads);
+    PetscCallCUDA(p->launchc(Lc, &attr)); /* its shared-memory limit, as the plan's own */
+    PetscCheck(attr.maxThreadsPerBlock >= Lc.nthreads, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The constant-stencil tile kernel allows %d threads per block, the plan has %d", attr.maxThreadsPerBlock, Lc.nthreads);
+  }
   PetscCall(PetscFree(uids));
   PetscCall(PetscFree(ids));
+  PetscCall(PetscFree(inside));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -476,6 +476,7 @@ static PetscErrorCode PCSetFromOptions_HJacobi(PC pc, HJ_OPTION_ITEMS)
 .  -pc_hjacobi_cuda_side_stream <bool> - launch the interior tiles of a split cycle on a second stream, beside the exchange's copies and unpack on PETSc's stream (default true when MPI is not GPU-aware)
 .  -pc_hjacobi_cuda_staged_exchange <bool> - on several ranks, stage the ghost exchange through pinned host memory: a gather kernel, one copy, PetscSF on host memory, one copy back, a scatter kernel (default true when MPI is not GPU-aware)
 .  -pc_hjacobi_cuda_tile_kernel <bool> - run the tile kernel also for k = 1, instead of the fused sweep (testing)
+.  -pc_hjacobi_cuda_constant_tiles <n> - for a variable operator with one row inside a boundary shell (most PETSc tutorials' operators), the tiles whose working region lies inside run the shared or register kernel's constant-stencil instantiation, where those tiles hold at least n points (default 524288; 0: always, -1: never)
 -  -pc_hjacobi_extract <auto,host,device> - where the Pmat is read at setup (auto: on the device for an `MATAIJCUSPARSE` Pmat under the CUDA backend, else on the host)
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCJACOBI`, `PCHJacobiSetTileSize()`, `PCHJacobiSetOverlap()`,
