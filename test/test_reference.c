@@ -8,6 +8,7 @@ static const char help[] = "Compares PCHJACOBI (PCApply, PCApplyRichardson = c c
                            "  -reuse_box: the new values add box couplings (a new nonzero pattern)\n"
                            "  -dof d: d fields per grid point (point-block; d > 8 is an error)\n"
                            "  -check_overlap_comm: PCApply and PCApplyRichardson equal bit for bit with -pc_hjacobi_overlap_comm true and false\n"
+                           "  -check_constant_tiles: the same with -pc_hjacobi_cuda_constant_tiles 0 and -1 (CUDA: the constant-stencil kernel on the tiles inside, or not)\n"
                            "  -bind_vecs_cpu: b, x and the work vectors bound to the CPU (CUDA vectors with host arrays: the CUDA backend's host fallback)\n"
                            "  -bind_mat_cpu: the matrix bound to the CPU as well (a device MatMultTranspose would write a bound vector's device copy, which its host arrays do not see)\n"
                            "  bad inputs: -dm_kind none|shell -wide -zero_diag_row r -missing_diag_row r\n";
@@ -31,37 +32,44 @@ static PetscErrorCode CheckAdjoint(PC pc, Vec u, Vec v, Vec Mu, Vec MTv, PetscRe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PCApply and PCApplyRichardson (its iterations from x0) with the interior tiles run during the ghost exchange and
-   with the exchange first (-pc_hjacobi_overlap_comm true, false): tiles are independent within a cycle, so the results
-   must agree to the last bit. Leaves the option at its default (true). */
-static PetscErrorCode CheckOverlapComm(PC pc, Vec b, Vec x0, PetscInt its, PetscInt *nchecks, PetscInt *nfail)
+/* PCApply and PCApplyRichardson (its iterations from x0) with option opt at val[0] and at val[1], two ways of running
+   the same cycles (what): the results must agree to the last bit. The PC is set up again for each value (an option the
+   backend reads at setup) and, at the end, for the option as it was given (or not). */
+static PetscErrorCode CheckSameBits(PC pc, const char *opt, const char *const val[2], const char *what, Vec b, Vec x0, PetscInt its, PetscInt *nchecks, PetscInt *nfail)
 {
   Vec                         y[2][2], work;
   PetscReal                   rel;
   PetscInt                    outits;
+  PetscBool                   given;
   PCRichardsonConvergedReason reason;
-  char                        what[128];
+  char                        line[160], old[64];
 
   PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetString(NULL, NULL, opt, old, sizeof(old), &given));
   PetscCall(VecDuplicate(b, &work));
-  for (PetscInt on = 0; on < 2; on++) {
-    PetscCall(VecDuplicate(b, &y[on][0]));
-    PetscCall(VecDuplicate(b, &y[on][1]));
-    PetscCall(PetscOptionsSetValue(NULL, "-pc_hjacobi_overlap_comm", on ? "true" : "false"));
+  for (PetscInt v = 0; v < 2; v++) {
+    PetscCall(VecDuplicate(b, &y[v][0]));
+    PetscCall(VecDuplicate(b, &y[v][1]));
+    PetscCall(PetscOptionsSetValue(NULL, opt, val[v]));
     PetscCall(PCSetFromOptions(pc));
-    PetscCall(PCApply(pc, b, y[on][0]));
-    PetscCall(VecCopy(x0, y[on][1]));
-    PetscCall(PCApplyRichardson(pc, b, y[on][1], work, 0.0, 0.0, 0.0, its, PETSC_FALSE, &outits, &reason));
+    PetscCall(PCSetUp(pc));
+    PetscCall(PCApply(pc, b, y[v][0]));
+    PetscCall(VecCopy(x0, y[v][1]));
+    PetscCall(PCApplyRichardson(pc, b, y[v][1], work, 0.0, 0.0, 0.0, its, PETSC_FALSE, &outits, &reason));
   }
-  PetscCall(PetscOptionsClearValue(NULL, "-pc_hjacobi_overlap_comm"));
+  if (given) PetscCall(PetscOptionsSetValue(NULL, opt, old));
+  else PetscCall(PetscOptionsClearValue(NULL, opt));
+  PetscCall(PCSetFromOptions(pc));
+  PetscCall(PCSetUp(pc));
   PetscCall(HJCompareVec(y[1][0], y[0][0], &rel));
-  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), "PCApply, exchange overlapped = not overlapped bit for bit", rel, 0.0, PETSC_TRUE, nchecks, nfail));
+  PetscCall(PetscSNPrintf(line, sizeof(line), "PCApply, %s bit for bit", what));
+  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), line, rel, 0.0, PETSC_TRUE, nchecks, nfail));
   PetscCall(HJCompareVec(y[1][1], y[0][1], &rel));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "PCApplyRichardson its %" PetscInt_FMT ", exchange overlapped = not overlapped bit for bit", its));
-  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), what, rel, 0.0, PETSC_TRUE, nchecks, nfail));
-  for (PetscInt on = 0; on < 2; on++) {
-    PetscCall(VecDestroy(&y[on][0]));
-    PetscCall(VecDestroy(&y[on][1]));
+  PetscCall(PetscSNPrintf(line, sizeof(line), "PCApplyRichardson its %" PetscInt_FMT ", %s bit for bit", its, what));
+  PetscCall(HJReport(PetscObjectComm((PetscObject)pc), line, rel, 0.0, PETSC_TRUE, nchecks, nfail));
+  for (PetscInt v = 0; v < 2; v++) {
+    PetscCall(VecDestroy(&y[v][0]));
+    PetscCall(VecDestroy(&y[v][1]));
   }
   PetscCall(VecDestroy(&work));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -78,7 +86,7 @@ int main(int argc, char **argv)
   PetscScalar                *bf, *x0f, *ref;
   PetscReal                   tol    = 1e-12, rel;
   PetscInt                    its[8] = {1, 3}, nits = 8, nchecks = 0, nfail = 0, vseed = 11, outits;
-  PetscBool                   set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, bindcpu = PETSC_FALSE, bindmat = PETSC_FALSE;
+  PetscBool                   set, setdm = PETSC_FALSE, transpose = PETSC_TRUE, isshell, wasbox, overlapcomm = PETSC_FALSE, consttiles = PETSC_FALSE, bindcpu = PETSC_FALSE, bindmat = PETSC_FALSE;
   DM                          shell = NULL;
   char                        what[128];
   PCRichardsonConvergedReason reason;
@@ -92,6 +100,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-pc_set_dm", &setdm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_transpose", &transpose, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_overlap_comm", &overlapcomm, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_constant_tiles", &consttiles, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_vecs_cpu", &bindcpu, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-bind_mat_cpu", &bindmat, NULL));
 
@@ -166,7 +175,14 @@ int main(int argc, char **argv)
     PetscCall(HJReport(PETSC_COMM_WORLD, what, rel, tol, PETSC_TRUE, &nchecks, &nfail));
   }
 
-  if (overlapcomm) PetscCall(CheckOverlapComm(pc, b, x0, its[nits - 1], &nchecks, &nfail));
+  if (overlapcomm) { /* tiles are independent within a cycle: the interior ones during the ghost exchange or after it */
+    const char *const val[2] = {"false", "true"};
+    PetscCall(CheckSameBits(pc, "-pc_hjacobi_overlap_comm", val, "exchange overlapped = not overlapped", b, x0, its[nits - 1], &nchecks, &nfail));
+  }
+  if (consttiles) { /* the tiles inside the box of one row on the CUDA kernels' constant-stencil instantiation, or not */
+    const char *const val[2] = {"-1", "0"};
+    PetscCall(CheckSameBits(pc, "-pc_hjacobi_cuda_constant_tiles", val, "constant tiles = variable kernel everywhere", b, x0, its[nits - 1], &nchecks, &nfail));
+  }
 
   /* KSPRICHARDSON with scale 1, KSPConvergedSkip: PETSc takes the PCApplyRichardson fast path (the MG smoother path) */
   {

@@ -120,15 +120,21 @@ hj_case(comm_np2_k1_tile_kernel 2 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_tile_kerne
 # a 2-point boundary shell; the tiles whose working region lies inside that box run the tile kernel's constant-stencil
 # instantiation, the others the variable one (-pc_hjacobi_cuda_constant_tiles 0: at every size, not only above the
 # default's 524288 points). Each kernel against the literal reference; on 2 ranks with the exchange's split as well
-# (-check_overlap_comm: the same bit for bit without it). ctest -R ctiles
+# (-check_overlap_comm: the same bit for bit without it). With a given omega and constant weights (no estimate at the
+# setups in between) -check_constant_tiles requires PCApply and PCApplyRichardson to equal, bit for bit, those of the
+# variable kernel on every tile. ctest -R ctiles
 set(CTILES ${MIX} -pc_hjacobi_cuda_constant_tiles 0)
+set(CTBITS -check_constant_tiles -pc_hjacobi_omega 0.9 -pc_hjacobi_weights constant)
 hj_case(ctiles_2d_registers 1 "cuda;cint" ${R} ${CTILES} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -rich_its 1,3 ON cuda)
-hj_case(ctiles_2d_shared 1 "cuda;cint" ${R} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
-hj_case(ctiles_2d_single 1 "cuda;cint" ${R} ${CTILES} ${SINGLE} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
-hj_case(ctiles_3d_star 1 "cuda;cint" ${R} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 3 -da_grid_x 29 -da_grid_y 27 -da_grid_z 25 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_2d_registers_bits 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_2d_shared 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_2d_single 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} ${SINGLE} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_3d_star 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 3 -da_grid_x 29 -da_grid_y 27 -da_grid_z 25 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_3d_single 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} ${SINGLE} -pc_hjacobi_cuda_kernel shared -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_3d_box 1 "cuda;cint" ${R} ${CTILES} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
-hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
-hj_case(ctiles_np4_3d_star 4 "cuda;mpi;cint" ${COMM} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_1d 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -dim 1 -n 301 -pc_hjacobi_tile 32 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
+hj_case(ctiles_np4_3d_star 4 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 if(HJACOBI_WITH_CUDA)
   # 64^2, tiles of 16 without overlap: the box [2, 62)^2 holds the 2 x 2 middle tiles; the default's threshold, none
   hj_expect_test(NAME cuda_ctiles_view LABELS "cuda;cint" MATCH "rank 0: 4 of 16 tiles inside the box of one row run the kernel's constant-stencil instantiation" "hjtest PASS all"

@@ -134,7 +134,8 @@ static PetscErrorCode HJView_CUDA(PC pc, PetscViewer viewer)
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: tile kernel (%s%s), %lld tiles of at most %lldx%lldx%lld points, %d threads x %d points per thread%s, %zu bytes of shared memory per tile (device limit %d), sub-iterations in %s\n", cu->name, p->variant == HJ_CUDA_COLUMNS ? "columns" : (p->variant == HJ_CUDA_REGISTERS ? "registers" : (p->variant == HJ_CUDA_BLOCK ? "point-block, shared" : "shared")), o->kernel == HJ_CUDA_KERNEL_AUTO ? ", -pc_hjacobi_cuda_kernel auto" : "",
                                      p->L.ntot, p->W[0], p->W[1], p->W[2], p->L.nthreads, p->L.ppt, how, p->L.smem, cu->smemoptin, p->L.single ? "single precision" : "PetscScalar"));
-    if (p->launchc) PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles inside the box of one row run the kernel's constant-stencil instantiation (a second launch per cycle)\n", p->nconst[0] + p->nconst[1], p->L.ntot));
+    if (p->launchc)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  rank 0: %lld of %lld tiles inside the box of one row run the kernel's constant-stencil instantiation (one launch more per cycle, or per group of a split cycle)\n", p->nconst[0] + p->nconst[1], p->L.ntot));
   } else {
     PetscCall(PetscViewerASCIIPrintf(viewer, "CUDA on %s: fused classic sweep (k = 1, one thread per point, no shared memory; -pc_hjacobi_cuda_kernel %s applies to k > 1)\n", cu->name, HJCudaKernels[o->kernel]));
     if (hj->ghostsf) PetscCall(PetscViewerASCIIPrintf(viewer, "  the fused sweep waits for the ghost exchange (no tiles to run during it)\n"));
@@ -207,7 +208,7 @@ static PetscErrorCode HJSetFromOptions_CUDA(PC pc, HJ_OPTION_ITEMS)
   PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_threads", "Threads per block the tile kernels aim at, a multiple of 32 up to 512; points per thread follow (0: 256, 512 for variable box stencils)", "PCHJACOBI", threads, &threads, NULL));
   PetscCheck(threads == 0 || (threads >= 32 && threads <= 512 && threads % 32 == 0), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_threads %" PetscInt_FMT ": give a multiple of 32 from 32 to 512 (or 0: the default)", threads);
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_tile_kernel", "Run the tile kernel also for k = 1 (testing)", "PCHJACOBI", forcetile, &forcetile, NULL));
-  PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_constant_tiles", "With one row inside a boundary shell, the tiles inside it run the constant-stencil kernel where they hold at least this many points (0: always, -1: never)", "PCHJACOBI", cminpts, &cminpts, NULL));
+  PetscCall(PetscOptionsInt("-pc_hjacobi_cuda_constant_tiles", "With one row inside a boundary shell, the tiles inside it run the shared or register kernel's constant-stencil instantiation where they hold at least this many points (0: always, -1: never)", "PCHJACOBI", cminpts, &cminpts, NULL));
   PetscCheck(cminpts >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_hjacobi_cuda_constant_tiles %" PetscInt_FMT ": give a number of points >= 0, or -1 for never", cminpts);
   /* read at every cycle: no setup needed (the stream is made at every setup with a split plan) */
   PetscCall(PetscOptionsBool("-pc_hjacobi_cuda_side_stream", "Launch the interior tiles of a split cycle on a second stream (default: true when MPI is not GPU-aware)", "PCHJACOBI", HJCudaSideStream(o), &o->side, &flg));

@@ -25,11 +25,12 @@ typedef struct {
   hjcuda::Launch<PetscScalar>   L;
   long long                     W[3];    /* largest working region per direction (view) */
   PetscLogEvent                 event;   /* PCHJACOBI_TileKernel or PCHJACOBI_ClassicKernel */
-  PetscLogDouble                flops;   /* of one launch, as the host backend counts them */
-  unsigned                     *tileids; /* device: every tile id in launch order (HJCudaPlanSplit), NULL: block b is tile
-                                              b. Two groups: with split, the ninterior tiles that read no ghost value
-                                              (HJTileSplitCreate) then the rest; else one group of every tile. The
-                                              first nconst[g] of group g have all of W(T) in the box of constant rows */
+  PetscLogDouble                flops;   /* of one cycle (all its launches), as the host backend counts them */
+  unsigned                     *tileids; /* device: the tile ids in launch order (HJCudaPlanSplit), NULL: block b is tile
+                                              b. With split, the ninterior tiles that read no ghost value
+                                              (HJTileSplitCreate), then the rest; the first nconst[g] of each group g
+                                              have all of W(T) in the box of one row. With launchc also, a second
+                                              order follows (all those tiles, then the rest) for unsplit cycles */
   PetscBool                     split;   /* tileids holds the exchange's split (else ninterior is 0) */
   long long                     ninterior;
   long long                     nconst[2];

@@ -72,6 +72,8 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
      write only ypad's owned points (or x's), which it does not touch; the boundary tiles read xpad and write other
      owned points of ypad (or x): nothing orders the two groups within a cycle, nor the interior tiles and the
      exchange's unpack.
+     Each group is one launch, or two where some of its tiles run the constant-stencil instantiation (p->launchc,
+     HJCudaPlanSplit); "the interior launch" below stands for either.
      One stream (GPU-aware MPI, or -pc_hjacobi_cuda_side_stream false): begin, the interior launch, end, the boundary
      launch, all on PETSc's stream. With MPI that is not GPU-aware the exchange is staged through pinned host buffers
      on PETSc's stream (cuda/exchange.cu; begin: gather, device-to-host copy, stream synchronization, MPI start; end:
@@ -96,19 +98,29 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     PetscCall(PetscLogEventEnd(p->event, pc, 0, 0, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
-  /* group g of p->tileids (0: the tiles that read no ghost value, 1: the rest; not split: every tile in group 1), its
-     constant tiles by p->launchc and the rest by p->launch; flops (the cycle's, counted once) with its last launch */
-  auto run = [&](int g, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
-    const long long start = g ? p->ninterior : 0, count = g ? p->L.ntot - p->ninterior : p->ninterior, nc = p->nconst[g];
+  /* the tiles ids[0, count) of which the first nc are constant tiles (p->launchc), the rest by p->launch; flops (the
+     cycle's, counted once) with the last launch */
+  auto runs = [&](const unsigned *ids, long long count, long long nc, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
+    PetscFunctionBegin;
+    if (nc) PetscCall(launch(p->launchc, ids, nc, nc == count ? flops : 0, s));
+    if (count > nc) PetscCall(launch(p->launch, ids + nc, count - nc, flops, s));
+    if (!count) PetscCall(PetscLogGpuFlops(flops));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  /* group g of the exchange's split (0: the tiles that read no ghost value, 1: the rest), in a split cycle */
+  auto group = [&](int g, PetscLogDouble flops, cudaStream_t s) -> PetscErrorCode {
+    const long long start = g ? p->ninterior : 0, count = g ? p->L.ntot - p->ninterior : p->ninterior;
 
     PetscFunctionBegin;
-    if (!p->tileids) {
-      if (g) PetscCall(launch(p->launch, nullptr, p->L.ntot, flops, s));
-    } else {
-      if (nc) PetscCall(launch(p->launchc, p->tileids + start, nc, nc == count ? flops : 0, s));
-      if (count > nc) PetscCall(launch(p->launch, p->tileids + start + nc, count - nc, flops, s));
-      if (!count) PetscCall(PetscLogGpuFlops(flops));
-    }
+    PetscCall(runs(p->tileids + start, count, p->nconst[g], flops, s));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  };
+  /* every tile, in a cycle that is not split: one launch in tile order, or the constant tiles then the rest (the
+     second order of HJCudaPlanSplit where the plan also has the exchange's split) */
+  auto all = [&]() -> PetscErrorCode {
+    PetscFunctionBegin;
+    if (!p->launchc) PetscCall(launch(p->launch, nullptr, p->L.ntot, p->flops, stream));
+    else PetscCall(runs(p->tileids + (p->split ? p->L.ntot : 0), p->L.ntot, p->nconst[0] + p->nconst[1], p->flops, stream));
     PetscFunctionReturn(PETSC_SUCCESS);
   };
   for (PetscInt c = 0; c < n; c++) {
@@ -131,16 +143,16 @@ PetscErrorCode HJCycles_CUDA(PC pc, const HJStencil *st, Vec b, Vec x, PetscInt 
     if (fork) {
       PetscCallCUDA(cudaEventRecord(cu->forked, stream));
       PetscCallCUDA(cudaStreamWaitEvent(cu->side, cu->forked, 0));
-      PetscCall(run(0, 0, cu->side));
+      PetscCall(group(0, 0, cu->side));
       PetscCallCUDA(cudaEventRecord(cu->joined, cu->side));
-    } else if (split) PetscCall(run(0, 0, stream));
+    } else if (split) PetscCall(group(0, 0, stream));
     if (exchange) {
       PetscCall(PetscLogEventBegin(PCHJACOBI_Exchange, pc, 0, 0, 0));
       PetscCall(HJCudaExchangeEnd(&cu->ex, hj->ghostsf, cu->xpad, stream));
       PetscCall(PetscLogEventEnd(PCHJACOBI_Exchange, pc, 0, 0, 0));
     }
-    if (!split) PetscCall(run(0, 0, stream)); /* not split: both groups now (group 0 is empty unless p->split) */
-    PetscCall(run(1, p->flops, stream));
+    if (split) PetscCall(group(1, p->flops, stream));
+    else PetscCall(all());
     if (fork) PetscCallCUDA(cudaStreamWaitEvent(stream, cu->joined, 0)); /* the join: after the boundary launch, which need not wait */
     if (!last) {
       PetscScalar *tmp = cu->xpad;

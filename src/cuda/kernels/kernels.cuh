@@ -59,7 +59,8 @@ struct ZeroCoef {
 
 /* The tile id (ti + nt0*(tj + nt1*tk)) this block updates. A launch covers all tiles (P.tileids null: block b is tile
    b) or a subset listed in P.tileids: a cycle launches the tiles that read no ghost value while the ghost exchange is
-   under way and the others after it (grid/split.cxx). Every tile kernel finds its tile here. */
+   under way and the others after it (grid/split.cxx), and the tiles inside the box of one row with the constant-stencil
+   instantiation (cuda/plan/plan.cu). Every tile kernel finds its tile here. */
 template <class TP>
 __device__ __forceinline__ unsigned TileId(const TP &P)
 {

@@ -114,8 +114,8 @@ struct TileParams : TileArgs<T>, SweepCoefs<S> {
 };
 
 /* The one launch descriptor: the kernels' arguments (its TileArgs base) and what chooses and launches the kernel,
-   filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero, tileids/ntot of a split cycle and
-   the stream (PETSc's current one), which a cycle sets. T is PetscScalar in the library. */
+   filled once per setup (per stencil) except the arrays xpad, b, y, the flag xzero, tileids/ntot of each launch (a
+   subset of the tiles: cuda/cycle.cu) and the stream (PETSc's current one), which a cycle sets. T is PetscScalar in the library. */
 template <class T>
 struct Launch : TileArgs<T> {
   int          dim, kind; /* 1..3, hj::STAR or hj::BOX */

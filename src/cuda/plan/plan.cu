@@ -147,25 +147,82 @@ PetscErrorCode HJCudaPlanDestroy(HJCudaPlan *p)
   p->rowtab   = NULL;
   PetscCallCUDA(cudaFree(p->tileids));
   PetscCallCUDA(cudaFree(p->weights));
-  p->tileids = NULL;
-  p->weights = NULL;
-  p->valid   = PETSC_FALSE;
+  p->tileids   = NULL;
+  p->weights   = NULL;
+  p->split     = PETSC_FALSE;
+  p->ninterior = 0;
+  p->nconst[0] = p->nconst[1] = 0;
+  p->launchc                  = NULL;
+  p->valid                    = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The tiles whose working region W(T) lies inside the box of one row (L.cint, owned coordinates [ilo, ihi)): *inside
+   (nt flags, the caller frees) where the shared or register kernel runs a variable stencil of one field whose box holds
+   such tiles of at least -pc_hjacobi_cuda_constant_tiles points in all (hj::kConstSplitMinPoints), else NULL. Not the
+   column kernel: its row classes take class-0 warps through a vote already, and its constant instantiation on the
+   inside tiles was slower at 257^3 and not bit for bit (bench/TUNING.md step 14). */
+static PetscErrorCode HJCudaInsideTiles(PC pc, const HJCudaPlan *p, PetscInt nt, PetscBool **inside)
+{
+  const hjcuda::Launch<PetscScalar> *L  = &p->L;
+  const HJLayout                    *ly = &HJSweepsOf(pc)->layout;
+  HJCudaOptions                     *o;
+  long long                          npts = 0;
+
+  PetscFunctionBegin;
+  *inside = NULL;
+  PetscCall(HJCudaOptionsGet(pc, &o));
+  if (!(p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) || !L->var || !L->cint || L->dof != 1 || L->transpose || o->cminpts < 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1(nt, inside));
+  for (PetscInt id = 0; id < nt; id++) {
+    PetscBool in = PETSC_TRUE;
+    long long n  = 1;
+
+    for (int d = 0; d < L->dim; d++) {
+      const hj::Range r = hj::TileRange(ly->xm[d], L->t[d], L->o[d], hj::TileCoord((long long)id, L->ntiles[0], L->ntiles[1], d));
+      if (r.w0 < L->ilo[d] || r.w1 > L->ihi[d]) in = PETSC_FALSE;
+      n *= r.w1 - r.w0;
+    }
+    (*inside)[id] = in;
+    if (in) npts += n;
+  }
+  if (npts == 0 || npts < o->cminpts) PetscCall(PetscFree(*inside));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ids[lo, hi) (NULL: the ids lo .. hi-1 themselves) into out, the inside ones first; returns how many are inside */
+static PetscInt HJOrderInsideFirst(const PetscInt *ids, PetscInt lo, PetscInt hi, const PetscBool *inside, unsigned *out)
+{
+  PetscInt k = 0, nin = 0;
+
+  for (PetscInt i = lo; i < hi; i++) {
+    const PetscInt id = ids ? ids[i] : i;
+    if (inside && inside[id]) out[k++] = (unsigned)id, nin++;
+  }
+  for (PetscInt i = lo; i < hi; i++) {
+    const PetscInt id = ids ? ids[i] : i;
+    if (!(inside && inside[id])) out[k++] = (unsigned)id;
+  }
+  return nin;
+}
+
 /* The order of the tile kernels' launches, made with the plan's own tiling (rows: one row per tile, no halo read along
-   y) and uploaded. (1) The split for the ghost exchange (grid/split.cxx): a cycle launches tileids[0, ninterior)
-   between PetscSFBcastBegin and End and the rest after it; only A's cycles exchange (A^T's correction starts from zero
-   and reads no halo). (2) With one row inside a boundary shell (L.cint) on the shared or register kernel, the tiles
-   whose working region W(T) lies inside that box come first in each group and run the constant-stencil instantiation
-   (launchc, the row L.cstT as its operands; the variable one reads that same row there, so the results are the
-   same bit for bit), where they hold -pc_hjacobi_cuda_constant_tiles points or more (hj::kConstSplitMinPoints). */
+   y) and uploaded (tileids: nt ids, or 2 nt when both orders below are needed).
+   (1) The split for the ghost exchange (grid/split.cxx): a split cycle launches tileids[0, ninterior) between
+   PetscSFBcastBegin and End and the rest after it; only A's cycles exchange (A^T's correction starts from zero and
+   reads no halo).
+   (2) The constant tiles (HJCudaInsideTiles): they run the constant-stencil instantiation of the kernel (launchc, the
+   row L.cstT as its operands; the variable one takes that same row there, from L.cstT, so the results are the same bit
+   for bit).
+   They come first in each group of (1) (nconst[0], nconst[1]); a cycle that is not split launches tileids + nt (or
+   tileids itself without (1)): all constant tiles, then the rest. Without either, a cycle launches every tile, block b
+   tile b. */
 static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
 {
   HJSweeps                          *hj = HJSweepsOf(pc);
   const hjcuda::Launch<PetscScalar> *L  = &p->L;
-  PetscInt                           t[3], o[3], ni, nt, *ids;
-  PetscBool                          halo[3], *inside = NULL;
+  PetscInt                           t[3], o[3], ni, nt, *ids, nids;
+  PetscBool                          halo[3], *inside;
   unsigned                          *uids;
 
   PetscFunctionBegin;
@@ -176,57 +233,31 @@ static PetscErrorCode HJCudaPlanSplit(PC pc, cudaStream_t stream, HJCudaPlan *p)
   }
   PetscCall(HJTileSplitCreate(&hj->layout, hj->ghostsf, t, o, halo, &ni, &nt, &ids));
   PetscCheck(nt == L->ntot, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The tile split has %" PetscInt_FMT " tiles, the plan %lld", nt, L->ntot);
-  HJCudaOptions *opt;
-  PetscCall(HJCudaOptionsGet(pc, &opt));
-  if ((p->variant == HJ_CUDA_SHARED || p->variant == HJ_CUDA_REGISTERS) && L->var && L->cint && L->dof == 1 && !L->transpose && opt->cminpts >= 0) {
-    long long npts = 0;
-
-    PetscCall(PetscMalloc1(nt, &inside));
-    for (PetscInt id = 0; id < nt; id++) {
-      long long n = 1;
-
-      inside[id] = PETSC_TRUE;
-      for (int d = 0; d < L->dim; d++) {
-        const hj::Range r = hj::TileRange(hj->layout.xm[d], t[d], o[d], hj::TileCoord((long long)id, L->ntiles[0], L->ntiles[1], d));
-        if (r.w0 < L->ilo[d] || r.w1 > L->ihi[d]) inside[id] = PETSC_FALSE;
-        n *= r.w1 - r.w0;
-      }
-      if (inside[id]) npts += n;
-    }
-    if (npts < opt->cminpts || npts == 0) PetscCall(PetscFree(inside));
-  }
+  PetscCall(HJCudaInsideTiles(pc, p, nt, &inside));
   p->split     = (PetscBool)(ids != NULL);
   p->ninterior = ids ? ni : 0;
   if (!ids && !inside) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(nt, &uids));
-  for (int g = 0, k = 0; g < 2; g++) { /* group g: [0, ninterior), then the rest; constant tiles first in each */
-    const PetscInt lo = g ? p->ninterior : 0, hi = g ? nt : p->ninterior;
-
-    for (int pass = 0; pass < 2; pass++)
-      for (PetscInt i = lo; i < hi; i++) {
-        const PetscInt id = ids ? ids[i] : i;
-        if ((inside && inside[id]) == !pass) uids[k++] = (unsigned)id;
-      }
-    p->nconst[g] = 0;
-    if (inside)
-      for (PetscInt i = lo; i < hi; i++) p->nconst[g] += inside[ids ? ids[i] : i] ? 1 : 0;
-  }
-  PetscCallCUDA(cudaMalloc((void **)&p->tileids, (size_t)nt * sizeof(unsigned)));
-  PetscCallCUDA(cudaMemcpyAsync(p->tileids, uids, (size_t)nt * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
+  nids = (ids && inside) ? 2 * nt : nt;
+  PetscCall(PetscMalloc1(nids, &uids));
+  p->nconst[0] = HJOrderInsideFirst(ids, 0, p->ninterior, inside, uids);
+  p->nconst[1] = HJOrderInsideFirst(ids, p->ninterior, nt, inside, uids + p->ninterior);
+  if (nids > nt) (void)HJOrderInsideFirst(NULL, 0, nt, inside, uids + nt);
+  PetscCallCUDA(cudaMalloc((void **)&p->tileids, (size_t)nids * sizeof(unsigned)));
+  PetscCallCUDA(cudaMemcpyAsync(p->tileids, uids, (size_t)nids * sizeof(unsigned), cudaMemcpyHostToDevice, stream));
   PetscCallCUDA(cudaStreamSynchronize(stream)); /* before uids is freed */
+  PetscCall(PetscFree(uids));
+  PetscCall(PetscFree(ids));
   if (inside) {
     hjcuda::Launch<PetscScalar> Lc = *L;
     cudaFuncAttributes          attr;
 
+    PetscCall(PetscFree(inside));
     Lc.var     = false;
     p->launchc = hjcuda::TileLauncher(Lc);
     PetscCheck(p->launchc, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No constant-stencil instantiation of the tile kernel (dim %d, %d points per thread, %d threads)", Lc.dim, Lc.ppt, Lc.nthreads);
     PetscCallCUDA(p->launchc(Lc, &attr)); /* its shared-memory limit, as the plan's own */
     PetscCheck(attr.maxThreadsPerBlock >= Lc.nthreads, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The constant-stencil tile kernel allows %d threads per block, the plan has %d", attr.maxThreadsPerBlock, Lc.nthreads);
   }
-  PetscCall(PetscFree(uids));
-  PetscCall(PetscFree(ids));
-  PetscCall(PetscFree(inside));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
