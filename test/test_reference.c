@@ -34,7 +34,9 @@ static PetscErrorCode CheckAdjoint(PC pc, Vec u, Vec v, Vec Mu, Vec MTv, PetscRe
 
 /* PCApply and PCApplyRichardson (its iterations from x0) with option opt at val[0] and at val[1], two ways of running
    the same cycles (what): the results must agree to the last bit. The PC is set up again for each value (an option the
-   backend reads at setup) and, at the end, for the option as it was given (or not). */
+   backend reads at setup) and at the end, with the option put back where it was given; where it was not, the PC keeps
+   val[1]'s setting (PETSc applies only options that are present), so a caller gives the default there or the option
+   on the command line. */
 static PetscErrorCode CheckSameBits(PC pc, const char *opt, const char *const val[2], const char *what, Vec b, Vec x0, PetscInt its, PetscInt *nchecks, PetscInt *nfail)
 {
   Vec                         y[2][2], work;

@@ -120,9 +120,9 @@ hj_case(comm_np2_k1_tile_kernel 2 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_tile_kerne
 # a 2-point boundary shell; the tiles whose working region lies inside that box run the tile kernel's constant-stencil
 # instantiation, the others the variable one (-pc_hjacobi_cuda_constant_tiles 0: at every size, not only above the
 # default's 524288 points). Each kernel against the literal reference; on 2 ranks with the exchange's split as well
-# (-check_overlap_comm: the same bit for bit without it). With a given omega and constant weights (no estimate at the
-# setups in between) -check_constant_tiles requires PCApply and PCApplyRichardson to equal, bit for bit, those of the
-# variable kernel on every tile. ctest -R ctiles
+# (-check_overlap_comm: the same bit for bit without it). With a given omega and constant weights, -check_constant_tiles
+# requires PCApply and PCApplyRichardson to equal, bit for bit, those of the variable kernel on every tile (CTBITS comes
+# with CTILES, which gives the option). ctest -R ctiles
 set(CTILES ${MIX} -pc_hjacobi_cuda_constant_tiles 0)
 set(CTBITS -check_constant_tiles -pc_hjacobi_omega 0.9 -pc_hjacobi_weights constant)
 hj_case(ctiles_2d_registers 1 "cuda;cint" ${R} ${CTILES} -dim 2 -da_grid_x 97 -da_grid_y 77 -pc_hjacobi_tile 16,12 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -rich_its 1,3 ON cuda)

@@ -28,9 +28,11 @@ typedef struct {
   PetscLogDouble                flops;   /* of one cycle (all its launches), as the host backend counts them */
   unsigned                     *tileids; /* device: the tile ids in launch order (HJCudaPlanSplit), NULL: block b is tile
                                               b. With split, the ninterior tiles that read no ghost value
-                                              (HJTileSplitCreate), then the rest; the first nconst[g] of each group g
-                                              have all of W(T) in the box of one row. With launchc also, a second
-                                              order follows (all those tiles, then the rest) for unsplit cycles */
+                                              (HJTileSplitCreate), then the rest; without, one group of every tile
+                                              (nconst[0] = 0). The first nconst[g] of each group g have all of W(T) in
+                                              the box of one row (launchc). With split and launchc a second order
+                                              follows (all those tiles, then the rest) for unsplit cycles; with split
+                                              alone an unsplit cycle is one launch without ids */
   PetscBool                     split;   /* tileids holds the exchange's split (else ninterior is 0) */
   long long                     ninterior;
   long long                     nconst[2];
