@@ -119,8 +119,8 @@ hj_case(comm_np2_k1_tile_kernel 2 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_tile_kerne
 # Constant tiles (GPU): a constant stencil with Dirichlet rows on the faces is a variable operator with one row inside
 # a 2-point boundary shell; the tiles whose working region lies inside that box run the tile kernel's constant-stencil
 # instantiation, the others the variable one (-pc_hjacobi_cuda_constant_tiles 0: at every size, not only above the
-# default's 524288 points). Each kernel against the literal reference; on 2 ranks with the exchange's split as well
-# (-check_overlap_comm: the same bit for bit without it). With a given omega and constant weights, -check_constant_tiles
+# default's 524288 points). Each kernel against the literal reference; on 2 ranks with the exchange's split as well,
+# on the second stream and on one (-check_overlap_comm: the same bit for bit without the split). With a given omega and constant weights, -check_constant_tiles
 # requires PCApply and PCApplyRichardson to equal, bit for bit, those of the variable kernel on every tile (CTBITS comes
 # with CTILES, which gives the option). ctest -R ctiles
 set(CTILES ${MIX} -pc_hjacobi_cuda_constant_tiles 0)
@@ -132,13 +132,20 @@ hj_case(ctiles_2d_single 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} ${SINGLE} -dim 2
 hj_case(ctiles_3d_star 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 3 -da_grid_x 29 -da_grid_y 27 -da_grid_z 25 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_3d_single 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} ${SINGLE} -pc_hjacobi_cuda_kernel shared -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 4 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_3d_box 1 "cuda;cint" ${R} ${CTILES} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
+hj_case(ctiles_3d_box_bits 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_1d 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -dim 1 -n 301 -pc_hjacobi_tile 32 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
+hj_case(ctiles_np2_2d_one_stream 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_cuda_side_stream false -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
 hj_case(ctiles_np4_3d_star 4 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 if(HJACOBI_WITH_CUDA)
   # 64^2, tiles of 16 without overlap: the box [2, 62)^2 holds the 2 x 2 middle tiles; the default's threshold, none
   hj_expect_test(NAME cuda_ctiles_view LABELS "cuda;cint" MATCH "rank 0: 4 of 16 tiles inside the box of one row run the kernel's constant-stencil instantiation" "hjtest PASS all"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${CTILES} -dim 2 -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 0 -pc_hjacobi_subiterations 2 -pc_view)
+  # the 1D and 4-rank cases above run constant tiles (their checks would pass vacuously without)
+  hj_expect_test(NAME cuda_ctiles_view_1d LABELS "cuda;cint" MATCH "rank 0: [1-9][0-9]* of [0-9]+ tiles inside the box of one row run" "hjtest PASS all"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${CTILES} -dim 1 -n 301 -pc_hjacobi_tile 32 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 -pc_view)
+  hj_expect_test(NAME cuda_ctiles_view_np4 NP 4 LABELS "cuda;mpi;cint" MATCH "rank 0: [1-9][0-9]* of [0-9]+ tiles inside the box of one row run" "hjtest PASS all"
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${CTILES} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 -pc_view)
   hj_expect_test(NAME cuda_ctiles_view_default LABELS "cuda;cint" MATCH "one row inside, coefficient planes read in the boundary shell only" "hjtest PASS all" NOMATCH "constant-stencil instantiation"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${MIX} -dim 2 -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 0 -pc_hjacobi_subiterations 2 -pc_view)
 endif()

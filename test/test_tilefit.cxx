@@ -2,7 +2,8 @@
    against a count by hand, the largest tiles that fit (what the CUDA backend's error at PCSetUp names) against a walk
    over every extent, and that every default tile (hj::DefaultTile, what PCSetUp takes when the user gives no tile)
    fits the tile kernels on a GPU with 96 KiB of shared memory per block, for 1D to 3D grids, dof 1 to 8, double and
-   complex double, native and single sub-iterations, on rank boxes from 1 to 5000 points a direction. */
+   complex double, native and single sub-iterations, on rank boxes from 1 to 5000 points a direction; the column
+   kernel's default tile for the device's SMs. */
 #include "arith/tilefit.hpp"
 #include <cstdio>
 #include <initializer_list>
@@ -161,6 +162,27 @@ int main()
       long long t[3];
       hj::DefaultTile(cs.dim, cs.dof, cs.ssize, false, cs.mmax, t);
       CHECK(t[0] == cs.t[0] && t[1] == cs.t[1] && t[2] == cs.t[2], "host: %dD dof %d (%lld-byte values) on %lldx%lldx%lld: %lldx%lldx%lld, expected %lldx%lldx%lld", cs.dim, cs.dof, cs.ssize, cs.mmax[0], cs.mmax[1], cs.mmax[2], t[0], t[1], t[2], cs.t[0], cs.t[1], cs.t[2]);
+    }
+  }
+  /* the column kernel's default (hj::ColumnDefaultTile): equal tiles nearest 30 x 14 x 48; z pieces cut (not below 32
+     planes) while the box has fewer than two tiles for each SM; nsm 0 cuts nothing */
+  {
+    struct {
+      long long mmax[3], nsm, t[3];
+    } colcases[] = {
+      {{257, 257, 257}, 132, {29, 14, 43}}, /* 1026 tiles: no cut */
+      {{129, 129, 129}, 0,   {26, 13, 43}}, /* 150 */
+      {{129, 129, 129}, 132, {26, 13, 33}}, /* 150 -> 200; 26 planes would be too short */
+      {{129, 129, 129}, 60,  {26, 13, 43}}, /* 150 >= 120 */
+      {{129, 129, 129}, 76,  {26, 13, 33}}, /* 150 < 152 */
+      {{129, 129, 65},  132, {26, 13, 33}}, /* 2 pieces of 33; 3 would be 22 planes */
+      {{97, 97, 200},   132, {25, 14, 34}}, /* 4 x 7 x 5 = 140 -> 4 x 7 x 6 = 168; 7 pieces would be 29 planes */
+      {{30, 14, 31},    132, {30, 14, 31}}, /* one tile; too short to cut */
+    };
+    for (auto &cs : colcases) {
+      long long t[3];
+      hj::ColumnDefaultTile(cs.mmax, cs.nsm, t);
+      CHECK(t[0] == cs.t[0] && t[1] == cs.t[1] && t[2] == cs.t[2], "columns on %lldx%lldx%lld, %lld SMs: %lldx%lldx%lld, expected %lldx%lldx%lld", cs.mmax[0], cs.mmax[1], cs.mmax[2], cs.nsm, t[0], t[1], t[2], cs.t[0], cs.t[1], cs.t[2]);
     }
   }
   std::printf("hjtest %s tile fit: %d of %d checks failed\n", nfail ? "FAIL" : "PASS", nfail, nchecks);

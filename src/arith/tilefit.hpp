@@ -112,7 +112,7 @@ inline bool ColumnFits(const long long w[3], int k, long long ssize, long long s
    with 52 planes and 0.357 with 86) */
 constexpr long long kColumnTile[3] = {30, 14, 48};
 /* ... and auto takes it only with at least this many tiles (blocks) on a rank: its blocks stream long columns, so a
-   grid with few of them leaves SMs idle (bench/TUNING.md step 8). A 129^3 grid has 150 (26 x 13 x 43), where it beats
+   grid with few of them leaves SMs idle (bench/TUNING.md step 8). A 129^3 grid has 150 (26 x 13 x 43; 200 of 26 x 13 x 33 cut for 132 SMs), where it beats
    TileKernel 8^3 (H200, hjmg under Richardson: 3.42 against 4.10-4.13 ms for the solve, step 13); a 65^3 grid has 30 */
 constexpr long long kColumnMinTiles = 128;
 /* A variable stencil whose rows are one row inside a boundary shell (the CUDA plan's cint): the tiles whose working
@@ -121,11 +121,27 @@ constexpr long long kColumnMinTiles = 128;
    against 50% occupancy, 356 against 201 us per k = 4 cycle at 4097^2 on an H200, bench/TUNING.md step 14), the
    rest the variable one: a second launch per cycle, so only where those tiles hold at least this many points */
 constexpr long long kConstSplitMinPoints = 1LL << 19;
-inline void         ColumnDefaultTile(const long long mmax[3], long long t[3])
+/* A box with fewer tiles than kColumnBlocksPerSM blocks for each of the device's SMs (two blocks of the fixed plane's
+   512 threads at 64 registers fit an SM) leaves SMs with one block, which waits on its loads alone: its z pieces are
+   cut shorter, down to kColumnMinPlanes planes, until it has that many (H200, hjmg at 129^3 under Richardson: 26 x 13 x
+   33, 200 tiles, 3.07 ms against 3.40-3.44 for 26 x 13 x 43, 150 tiles; 22 planes, 300 tiles, took 6 V-cycles
+   instead of 5: bench/TUNING.md steps 13 and 15) */
+constexpr long long kColumnBlocksPerSM = 2;
+constexpr long long kColumnMinPlanes   = 32;
+/* mmax: the largest rank box; nsm: the device's SMs (0: not known, no cut) */
+inline void ColumnDefaultTile(const long long mmax[3], long long nsm, long long t[3])
 {
+  long long n[3];
   for (int d = 0; d < 3; d++) {
-    const long long m = mmax[d] > 1 ? mmax[d] : 1, n = (m + kColumnTile[d] - 1) / kColumnTile[d];
-    t[d] = (m + n - 1) / n;
+    const long long m = mmax[d] > 1 ? mmax[d] : 1;
+    n[d]              = (m + kColumnTile[d] - 1) / kColumnTile[d];
+    t[d]              = (m + n[d] - 1) / n[d];
+  }
+  const long long mz = mmax[2] > 1 ? mmax[2] : 1;
+  while (n[0] * n[1] * n[2] < kColumnBlocksPerSM * nsm) {
+    const long long nz = n[2] + 1, tz = (mz + nz - 1) / nz;
+    if (tz < kColumnMinPlanes) break;
+    n[2] = nz, t[2] = tz;
   }
 }
 

@@ -301,15 +301,18 @@ PetscErrorCode HJFillStart_CUDA(const HJLayout *L, PetscScalar *a)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the default tile where the column kernel will run it (HJCudaColumnsTake): hj::ColumnDefaultTile */
+/* the default tile where the column kernel will run it (HJCudaColumnsTake): hj::ColumnDefaultTile for this device's SMs */
 static PetscErrorCode HJDefaultTile_CUDA(PC pc, HJStencil *st, PetscInt kmax, const long long mmax[3], long long t[3], PetscBool *set)
 {
   cudaStream_t stream;
+  int          dev, nsm;
 
   PetscFunctionBegin;
   PetscCall(PetscDeviceInitialize(PETSC_DEVICE_CUDA));
   PetscCall(PetscGetCurrentCUDAStream(&stream));
-  hj::ColumnDefaultTile(mmax, t);
+  PetscCallCUDA(cudaGetDevice(&dev));
+  PetscCallCUDA(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, dev));
+  hj::ColumnDefaultTile(mmax, nsm, t);
   PetscCall(HJCudaColumnsTake(pc, st, kmax, t, stream, set));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
