@@ -211,6 +211,22 @@ if(HJACOBI_WITH_CUDA)
     COMMAND ${CM3} -pc_type hjmg -ksp_view)
   hj_expect_test(NAME cuda_hjmg_graph_off_np2 NP 2 LABELS "cuda;hjmg;mpi" MATCH "V-cycle by PCMG's path, not recorded .several ranks"
     COMMAND ${CM3} -pc_type hjmg -pc_hjmg_graph true -ksp_view)
+  # -ksp_type richardson with the recording (PCMG's iteration, each V-cycle replayed in two parts, PCMG's norm test
+  # between them): the same iterations and residuals as PCMG's path (mg3d's first solve records at its first V-cycle
+  # and replays, its second replays), V and W cycles, 3D and 2D, an absolute tolerance, max_it 1 (the recording's
+  # replay is the answer); a refusal by name
+  set(CM3RG $<TARGET_FILE:mg3d> ${CU} -da_grid_x 33 -da_grid_y 33 -da_grid_z 33 -pc_mg_levels 4 -ksp_type richardson -ksp_converged_reason -pc_type hjmg)
+  hj_hjmg_same(cuda_hjmg_graph_richardson 1 cuda RTOL 1e-9 REF ${CM3RG} -pc_hjmg_graph false TEST ${CM3RG} -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_richardson_wcycle 1 cuda RTOL 1e-9 REF ${CM3RG} -pc_mg_cycle_type w -pc_hjmg_graph false TEST ${CM3RG} -pc_mg_cycle_type w -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_richardson_2d 1 cuda RTOL 1e-9 REF ${M2} ${CU} -ksp_type richardson -ksp_converged_reason -pc_type hjmg -pc_hjmg_graph false TEST ${M2} ${CU} -ksp_type richardson -ksp_converged_reason -pc_type hjmg -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_richardson_atol 1 cuda RTOL 1e-9 REF ${CM3RG} -ksp_rtol 0 -ksp_atol 1e-6 -pc_hjmg_graph false TEST ${CM3RG} -ksp_rtol 0 -ksp_atol 1e-6 -pc_hjmg_graph true)
+  hj_hjmg_same(cuda_hjmg_graph_richardson_its 1 cuda RTOL 1e-9 REF ${CM3RG} -ksp_max_it 1 -pc_hjmg_graph false TEST ${CM3RG} -ksp_max_it 1 -pc_hjmg_graph true)
+  hj_expect_test(NAME cuda_hjmg_graph_richardson_view LABELS "cuda;hjmg" MATCH "Richardson iteration's V-cycles recorded by the cuda backend in two parts and replayed: [1-9][0-9]* V-cycles replayed, 1 recordings"
+    "V-cycle recorded at the second PCApply" COMMAND ${CM3RG} -pc_hjmg_graph true -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_richardson_off LABELS "cuda;hjmg" MATCH "Richardson iteration .-ksp_type richardson. by PCMG's path, not recorded .level 0: the coarse solve is not preonly . hjdense."
+    COMMAND ${CM3RG} -mg_coarse_pc_type lu -pc_hjmg_graph true -ksp_view)
+  hj_expect_test(NAME cuda_hjmg_graph_richardson_info LABELS "cuda;hjmg" INFO pc MATCH "V-cycle recorded in two parts: a replay matches PCMG's path to" "Linear solver has converged"
+    COMMAND ${CM3RG} -pc_hjmg_graph true)
   hj_hjmg_same(cuda_hjmg_stencil_transfer 1 cuda RTOL 1e-4 REF ${CM3} -pc_type hjmg -pc_hjmg_stencil_transfer false TEST ${CM3} -pc_type hjmg)
   # hjmg's coarse solve on one rank with CUDA vectors: PCHJDENSE on the device (PCMG's LU when asked for); the inverse
   # on the device solves exactly, and its transpose too

@@ -25,7 +25,7 @@ static PetscErrorCode GraphOff(PC pc, const char *why)
    the cycles, the operator's and Pmat's ids and states, the smoothers' iteration counts, their PCs' ids and states
    (PCHJACOBI's and PCHJDENSE's setups raise it), and whether a Richardson scale or an initial guess method, which
    HJMGLevelsOwn refuses, came since */
-static PetscErrorCode GraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
+PetscErrorCode HJMGGraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
   const PetscInt nl = mg->levels ? mg->levels[0]->levels : 0;
@@ -85,7 +85,7 @@ PetscErrorCode HJMGGraphReset(PC pc)
 }
 
 /* why this PCApply's V-cycle cannot be recorded, or NULL */
-static PetscErrorCode GraphEligible(PC pc, Vec b, Vec x, char buf[], size_t len, const char **why)
+PetscErrorCode HJMGGraphEligible(PC pc, Vec b, Vec x, char buf[], size_t len, const char **why)
 {
   PC_HJMG    *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
   PetscMPIInt size;
@@ -161,7 +161,7 @@ static PetscErrorCode GraphRecord(PC pc, Vec b, Vec x)
   if (g->state == HJMG_GRAPH_OFF) PetscCall(VecCopy(ref, g->x));
   else {
     PetscCall(PetscMalloc1(2 * g->nsig, &g->sig)); /* the recording's, then room for a PCApply's own */
-    PetscCall(GraphSignature(pc, g->sig, &g->nsig));
+    PetscCall(HJMGGraphSignature(pc, g->sig, &g->nsig));
     g->nrecord++;
     g->state = HJMG_GRAPH_REPLAY;
     PetscCall(PetscInfo(pc, "V-cycle recorded (%s): a replay matches PCMG's path to %g (relative)\n", g->bc ? "on copies of the caller's vectors" : "on the caller's vectors", size > 0 ? (double)(diff / size) : (double)diff));
@@ -198,7 +198,7 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     char        buf[256];
 
     PetscCall((*hm->apply)(pc, b, x)); /* what is made at first use is made outside any recording */
-    PetscCall(GraphEligible(pc, b, x, buf, sizeof(buf), &why));
+    PetscCall(HJMGGraphEligible(pc, b, x, buf, sizeof(buf), &why));
     if (why) PetscCall(GraphOff(pc, why));
     else g->state = HJMG_GRAPH_RECORD;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -212,16 +212,16 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     PetscInt  n;
     PetscBool same = PETSC_FALSE;
 
-    PetscCall(GraphSignature(pc, NULL, &n));
+    PetscCall(HJMGGraphSignature(pc, NULL, &n));
     if (n == g->nsig) { /* this call's signature in the second half of g->sig */
-      PetscCall(GraphSignature(pc, g->sig + n, &n));
+      PetscCall(HJMGGraphSignature(pc, g->sig + n, &n));
       PetscCall(PetscArraycmp(g->sig + n, g->sig, n, &same));
     }
     if (!same) {
       const char *why;
       char        buf[256];
 
-      PetscCall(GraphEligible(pc, b, x, buf, sizeof(buf), &why)); /* what changed may be what the recording refuses */
+      PetscCall(HJMGGraphEligible(pc, b, x, buf, sizeof(buf), &why)); /* what changed may be what the recording refuses */
       if (why) {
         PetscCall(GraphOff(pc, why));
         PetscCall((*hm->apply)(pc, b, x));
@@ -256,7 +256,7 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
   }
   /* record */
   PetscCall(PetscFree(g->sig));
-  PetscCall(GraphSignature(pc, NULL, &g->nsig));
+  PetscCall(HJMGGraphSignature(pc, NULL, &g->nsig));
   g->b = g->bc ? g->bc : b;
   g->x = g->xc ? g->xc : x;
   if (!g->bc) { /* the arrays recorded */

@@ -44,6 +44,22 @@ typedef struct {
   PetscInt            nrecord; /* recordings since the last setup */
 } HJMGGraph;
 
+/* hjmg's Richardson iteration recorded (src/mg/richardson.cxx): each V-cycle as two recordings, the finest level's
+   pre-smoothing and residual (rec[0]), then the rest (rec[1]), so that PCMG's test of that residual's norm between the
+   two stays; states as HJMGGraph's, on the caller's vectors only (other arrays: recorded again) */
+typedef struct {
+  HJMGGraphState      state;
+  char                off[256]; /* why PCMG's iteration runs */
+  const HJBackendOps *ops;
+  void               *rec[2];
+  const void         *barr; /* the finest level's b and x arrays when recorded */
+  void               *xarr;
+  PetscObjectState   *sig; /* as HJMGGraph's */
+  PetscInt            nsig;
+  PetscInt            nreplay; /* V-cycles replayed since the last setup */
+  PetscInt            nrecord;
+} HJMGRichGraph;
+
 /* PCMG's operations and its "PCMGSetLevels_C", saved at PCCreate_HJMG and called from the overrides: PCSetUp_MG and
    the others are PETSC_INTERN in libpetsc, so a plugin reaches them only through the pointers PCMG put in pc->ops */
 typedef struct {
@@ -54,22 +70,26 @@ typedef struct {
   PetscErrorCode (*setlevels)(PC, PetscInt, MPI_Comm *);
   PetscErrorCode (*applytranspose)(PC, Vec, Vec);
   PetscErrorCode (*apply)(PC, Vec, Vec);
+  /* PCMG's Richardson iteration, saved at each setup where PCMG installed it (PCMGSetType(): multiplicative cycles) and
+     replaced by HJMGRichardson, which calls it */
+  PetscErrorCode (*applyrichardson)(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
   /* options (read at PCSetFromOptions, applied at every PCSetUp) */
-  PetscBool  stencilresidual; /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
-  PetscBool  graph;           /* -pc_hjmg_graph: the V-cycle recorded once and replayed where every level is hjmg's own */
-  HJMGGraph  g;
-  PetscBool  explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
-  PetscBool  stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
-  PetscBool  stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
-  PetscInt   autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
-  PetscInt   autorows;            /* ... stopping at the first grid with at most this many rows (the coarse hjdense's); 0: not */
-  PetscInt   gathersize;          /* -pc_hjmg_gather_size: points per rank below which the coarser levels go to one rank (0: never) */
-  PetscBool  gathersizeset;       /* ... given: then also on host vectors */
-  PetscInt   gathered;            /* levels gathered onto one rank at the first setup (0: none) */
-  PetscInt   gathergrid[3];       /* ... the grid of the finest of them, the last level PCMG keeps */
-  PetscBool  gatheredT;           /* ... and their coarse PC (PCTELESCOPE) has hjmg's transpose (HJMGGatherTranspose) */
-  PetscInt   nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
-  HJMGLevel *lev;
+  PetscBool     stencilresidual; /* -pc_hjmg_stencil_residual: the residual of levels >= 1 through the hjacobi smoother */
+  PetscBool     graph;           /* -pc_hjmg_graph: the V-cycle recorded once and replayed where every level is hjmg's own */
+  HJMGGraph     g;
+  HJMGRichGraph rg;
+  PetscBool     explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
+  PetscBool     stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
+  PetscBool     stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
+  PetscInt      autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
+  PetscInt      autorows;            /* ... stopping at the first grid with at most this many rows (the coarse hjdense's); 0: not */
+  PetscInt      gathersize;          /* -pc_hjmg_gather_size: points per rank below which the coarser levels go to one rank (0: never) */
+  PetscBool     gathersizeset;       /* ... given: then also on host vectors */
+  PetscInt      gathered;            /* levels gathered onto one rank at the first setup (0: none) */
+  PetscInt      gathergrid[3];       /* ... the grid of the finest of them, the last level PCMG keeps */
+  PetscBool     gatheredT;           /* ... and their coarse PC (PCTELESCOPE) has hjmg's transpose (HJMGGatherTranspose) */
+  PetscInt      nlevels;             /* entries of lev: PCMG's levels at the last setup (level 0 unused) */
+  HJMGLevel    *lev;
 } PC_HJMG;
 
 /* src/mg/levels.cxx: the smoothers' defaults on levels PCMG just made; the roles of the hjacobi smoothers; after
@@ -88,6 +108,15 @@ PETSC_INTERN PetscErrorCode HJMGRichardsonScale(KSP, PetscReal *, PetscBool *); 
 PETSC_INTERN PetscErrorCode HJMGGraphApply(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode HJMGGraphReset(PC);
 PETSC_INTERN PetscErrorCode HJMGGraphView(PC, PetscViewer);
+/* ... why the V-cycle cannot be recorded (NULL: it can; also sets g.ops to b's and x's backend), and what a recording
+   depends on besides the arrays (sig NULL: the number of entries) */
+PETSC_INTERN PetscErrorCode HJMGGraphEligible(PC, Vec, Vec, char[], size_t, const char **);
+PETSC_INTERN PetscErrorCode HJMGGraphSignature(PC, PetscObjectState *, PetscInt *);
+/* src/mg/richardson.cxx: PCApplyRichardson as PCMG's iteration with each V-cycle replayed in two recordings where the
+   V-cycle can be recorded; forgotten at every setup and reset; the view's line */
+PETSC_INTERN PetscErrorCode HJMGRichardson(PC, Vec, Vec, Vec, PetscReal, PetscReal, PetscReal, PetscInt, PetscBool, PetscInt *, PCRichardsonConvergedReason *);
+PETSC_INTERN PetscErrorCode HJMGRichardsonReset(PC);
+PETSC_INTERN PetscErrorCode HJMGRichardsonView(PC, PetscViewer);
 /* src/mg/gather.cxx: before PCMG's first setup, on several ranks, the levels below -pc_hjmg_gather_size points per rank
    gathered onto one rank (PCTELESCOPE and an inner hjmg) unless the user chose the coarse solve */
 PETSC_INTERN PetscErrorCode HJMGGatherDefault(PC);

@@ -101,6 +101,7 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(HJMGGraphReset(pc)); /* a recording holds the previous operators, vectors and options */
+  PetscCall(HJMGRichardsonReset(pc));
   PetscCall(HJMGCheckHierarchy(pc));
   PetscCall(HJMGCheckLevels(pc));
   PetscCall(HJMGGatherDefault(pc)); /* before the coarse default: the gathered levels' coarse solve is the inner hjmg's */
@@ -110,7 +111,13 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PetscCall((*hm->setup)(pc));
   PetscCall(HJMGLevelsSetUp(pc));     /* every setup: the operators, smoothers and interpolations may be new */
   PetscCall(HJMGGatherTranspose(pc)); /* PCTELESCOPE, set up by PCMG's setup, gets a transpose */
-  {                                   /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
+  /* PCMG's Richardson iteration (PCMGSetType() installs it for multiplicative cycles only, and again at each call):
+     hjmg's, which records it where it can, calls it */
+  if (pc->ops->applyrichardson && pc->ops->applyrichardson != HJMGRichardson) {
+    hm->applyrichardson      = pc->ops->applyrichardson;
+    pc->ops->applyrichardson = HJMGRichardson;
+  }
+  { /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
     pc->setupcalled        = PETSC_TRUE;
     PetscCall(PCViewFromOptions(pc, NULL, "-pc_view"));
@@ -183,7 +190,7 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, &hm->stenciltransferset));
   PetscCall(PetscOptionsInt("-pc_hjmg_gather_size", "On several ranks, the levels with fewer points per rank than this gathered onto one rank (PCTELESCOPE, an inner hjmg); 0: never (default: on device vectors 32768, on host vectors only when given)", "PCHJMG", hm->gathersize, &hm->gathersize, &hm->gathersizeset));
-  PetscCall(PetscOptionsBool("-pc_hjmg_graph", "Record the V-cycle once (a CUDA graph on CUDA vectors) and replay it where every level is hjmg's own, on one rank", "PCHJMG", hm->graph, &hm->graph, NULL));
+  PetscCall(PetscOptionsBool("-pc_hjmg_graph", "Record the V-cycle once (a CUDA graph on CUDA vectors) and replay it where every level is hjmg's own, on one rank (PCApply, and PCApplyRichardson in two parts)", "PCHJMG", hm->graph, &hm->graph, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_explicit_restriction", "Restriction by the interpolation's transpose: a stored transpose on GPU AIJ matrices (MAT_FORM_EXPLICIT_TRANSPOSE)", "PCHJMG", hm->explicitrestriction, &hm->explicitrestriction, NULL));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -214,6 +221,7 @@ static PetscErrorCode PCReset_HJMG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(HJMGGraphReset(pc));
+  PetscCall(HJMGRichardsonReset(pc));
   PetscCall(HJMGLevelsReset(pc));
   PetscCall((*hm->reset)(pc));
   PetscCall(HJMGGatherReset(pc));
@@ -227,6 +235,7 @@ static PetscErrorCode PCDestroy_HJMG(PC pc)
 
   PetscFunctionBegin;
   PetscCall(HJMGGraphReset(pc));
+  PetscCall(HJMGRichardsonReset(pc));
   PetscCall(HJMGLevelsReset(pc));
   PetscCall(PetscFree(mg->innerctx));
   PetscCall((*destroy)(pc)); /* PCMG's: the levels, pc->data and the composed functions */
@@ -242,6 +251,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &isascii));
   if (isascii) PetscCall(HJMGLevelsView(pc, viewer));
   if (isascii) PetscCall(HJMGGraphView(pc, viewer));
+  if (isascii) PetscCall(HJMGRichardsonView(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -255,7 +265,7 @@ static PetscErrorCode PCView_HJMG(PC pc, PetscViewer viewer)
 +  -pc_hjmg_stencil_residual <bool> - the residual b - A x of every level with an hjacobi smoother through that smoother: from its stencil where `PCHJACOBI` offers one, else `MatResidual()` (default true)
 .  -pc_hjmg_stencil_transfer <bool> - interpolation and restriction by point loops (CUDA kernels on CUDA vectors) on every level whose restriction is the interpolation's transpose and whose interpolation is, checked entry by entry at setup, the Q1 interpolation of its DMDA and the next coarser one refined by 2 (default: levels on one rank; given true, also levels on several ranks)
 .  -pc_hjmg_gather_size <n> - on several ranks, the levels with fewer than n grid points per rank gathered onto one rank: the last level kept is `PCMG`'s coarse level, its solve `PCTELESCOPE` (the DMDA repartitioned onto one rank) with an inner hjmg on the remaining levels (rediscretized by the DM's `KSPSetComputeOperators()` callback where the outer levels are, else Galerkin coarse operators from the gathered level's Galerkin operator; the DM's vector and matrix types; on device vectors levels with Galerkin operators, or without a callback, are not gathered); each V-cycle then sends one gather and one scatter of that level instead of every coarser level's messages (default: 32768 on device vectors, where on 2 H200s at 257^3 it made hjmg 0-11% faster than without it; on host vectors only when given, where on 4 and 8 CPU cores it cuts messages but not time; `PCApplyTranspose()` runs `PCTELESCOPE`'s apply with the inner PC transposed, which needs the default `KSPPREONLY` inner KSP)
-.  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()` (default false; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
+.  -pc_hjmg_graph <bool> - on one rank, where every level is hjmg's own (richardson + hjacobi smoothers without norms, the residual from the stencil, the stencil transfers, preonly + hjdense as the coarse solve) on device vectors whose backend records (CUDA), the V-cycle is recorded as one CUDA graph at the second `PCApply()` after a setup, checked against `PCMG`'s path once, and replayed by every later `PCApply()`; under `KSPRICHARDSON` (`PCApplyRichardson()`, `PCMG`'s iteration) the first call after a setup records its first V-cycle in two parts (the finest level's pre-smoothing and residual, then the rest: `PCMG`'s test of that residual's norm stays between them) and every later V-cycle replays them (default false; `-pc_view` says whether it is replayed or why not; events `PCHJMGRecord`, `PCHJMGGraph`)
 -  -pc_hjmg_explicit_restriction <bool> - where the restriction is the interpolation's transpose and the interpolation is a GPU AIJ matrix (aijcusparse, aijhipsparse, aijkokkos), `MatSetOption`(P, `MAT_FORM_EXPLICIT_TRANSPOSE`, `PETSC_TRUE`): `MatMultTranspose()` uses a stored transpose instead of the transposed sparse product (default false: on an H100 it saves 0.3 ms per V-cycle at 257^3, and its first use, which forms the transpose, costs about 20 ms, so it pays from about the fifteenth solve with the same interpolation; nothing changes for CPU matrices)
 
    Every `PCMG` option works as for `PCMG` (`-pc_mg_levels`, `-pc_mg_galerkin`, `-pc_mg_cycle_type`, `-pc_mg_type`,
@@ -324,7 +334,7 @@ PetscErrorCode PCCreate_HJMG(PC pc)
   hm->applytranspose = pc->ops->applytranspose;
   hm->apply          = pc->ops->apply;
   PetscCall(PetscObjectQueryFunction((PetscObject)pc, "PCMGSetLevels_C", &hm->setlevels));
-  PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels && hm->applytranspose && hm->apply, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy or PCMGSetLevels_C)");
+  PetscCheck(hm->setup && hm->setfromoptions && hm->reset && hm->destroy && hm->setlevels && hm->applytranspose && hm->apply, PetscObjectComm((PetscObject)pc), PETSC_ERR_PLIB, "PCHJMG: this PETSc's PCMG lacks an operation hjmg builds on (setup, setfromoptions, reset, destroy, apply, applytranspose or PCMGSetLevels_C)");
   hm->stencilresidual     = PETSC_TRUE;
   hm->stenciltransfer     = PETSC_TRUE;
   hm->explicitrestriction = PETSC_FALSE; /* H100: the stored transpose saves 0.3 ms per V-cycle at 257^3 but its first use costs about 20 ms */
