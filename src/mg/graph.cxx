@@ -22,7 +22,7 @@ static PetscErrorCode GraphOff(PC pc, const char *why)
 }
 
 /* what a recording depends on besides the arrays (sig NULL: their number): PCMG's kind and cycles, and on each level
-   the cycles, the operator's and Pmat's ids and states, the smoothers' iteration counts, their PCs' ids and states
+   the cycles, its vectors' ids (but the finest level's b and x, the caller's), the operator's and Pmat's ids and states, the smoothers' iteration counts, their PCs' ids and states
    (PCHJACOBI's and PCHJDENSE's setups raise it), and whether a Richardson scale or an initial guess method, which
    HJMGLevelsOwn refuses, came since */
 PetscErrorCode HJMGGraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
@@ -40,6 +40,13 @@ PetscErrorCode HJMGGraphSignature(PC pc, PetscObjectState *sig, PetscInt *n)
   for (PetscInt l = 0; l < nl; l++) {
     if (sig) sig[c] = (PetscObjectState)mg->levels[l]->cycles;
     c++;
+    for (Vec v : {l < nl - 1 ? mg->levels[l]->b : NULL, l < nl - 1 ? mg->levels[l]->x : NULL, mg->levels[l]->r}) { /* the level's vectors (PCMGSetRhs() and friends replace them) */
+      PetscObjectId id = 0;
+
+      if (v) PetscCall(PetscObjectGetId((PetscObject)v, &id));
+      if (sig) sig[c] = (PetscObjectState)id;
+      c++;
+    }
     for (KSP k : {mg->levels[l]->smoothd, mg->levels[l]->smoothu}) {
       Mat           A = NULL, P = NULL;
       PC            kpc;
@@ -84,8 +91,8 @@ PetscErrorCode HJMGGraphReset(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* why this PCApply's V-cycle cannot be recorded, or NULL */
-PetscErrorCode HJMGGraphEligible(PC pc, Vec b, Vec x, char buf[], size_t len, const char **why)
+/* why this call's V-cycle cannot be recorded, or NULL; *ops: b's and x's backend (the one that would record) */
+PetscErrorCode HJMGGraphEligible(PC pc, Vec b, Vec x, const HJBackendOps **ops, char buf[], size_t len, const char **why)
 {
   PC_HJMG    *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
   PetscMPIInt size;
@@ -96,13 +103,13 @@ PetscErrorCode HJMGGraphEligible(PC pc, Vec b, Vec x, char buf[], size_t len, co
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   {
     const Vec v[] = {b, x};
-    PetscCall(HJBackendOfVecs(2, v, &hm->g.ops));
+    PetscCall(HJBackendOfVecs(2, v, ops));
   }
   PetscCall(VecBoundToCPU(b, &bb));
   PetscCall(VecBoundToCPU(x, &xb));
   if (!hm->graph) *why = "-pc_hjmg_graph false";
   else if (size > 1) *why = "several ranks: the levels exchange ghost values by MPI, which a recording cannot hold";
-  else if (!hm->g.ops || !hm->g.ops->recordbegin) *why = "the vectors' backend records nothing (host vectors)";
+  else if (!*ops || !(*ops)->recordbegin) *why = "the vectors' backend records nothing (host vectors)";
   else if (bb || xb) *why = "a vector bound to the CPU";
   else PetscCall(HJMGLevelsOwn(pc, buf, len, why));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -187,6 +194,15 @@ static PetscErrorCode GraphReplay(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the backend that records from now on; a recording of another one is forgotten by its own */
+static PetscErrorCode GraphUse(HJMGGraph *g, const HJBackendOps *ops)
+{
+  PetscFunctionBegin;
+  if (g->ops != ops && g->rec && g->ops && g->ops->forget) PetscCall((*g->ops->forget)(&g->rec));
+  g->ops = ops;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
 {
   PC_HJMG   *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
@@ -197,8 +213,10 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     const char *why;
     char        buf[256];
 
+    const HJBackendOps *ops;
+
     PetscCall((*hm->apply)(pc, b, x)); /* what is made at first use is made outside any recording */
-    PetscCall(HJMGGraphEligible(pc, b, x, buf, sizeof(buf), &why));
+    PetscCall(HJMGGraphEligible(pc, b, x, &ops, buf, sizeof(buf), &why));
     if (why) PetscCall(GraphOff(pc, why));
     else g->state = HJMG_GRAPH_RECORD;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -221,7 +239,9 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
       const char *why;
       char        buf[256];
 
-      PetscCall(HJMGGraphEligible(pc, b, x, buf, sizeof(buf), &why)); /* what changed may be what the recording refuses */
+      const HJBackendOps *ops;
+
+      PetscCall(HJMGGraphEligible(pc, b, x, &ops, buf, sizeof(buf), &why)); /* what changed may be what the recording refuses */
       if (why) {
         PetscCall(GraphOff(pc, why));
         PetscCall((*hm->apply)(pc, b, x));
@@ -254,7 +274,20 @@ PetscErrorCode HJMGGraphApply(PC pc, Vec b, Vec x)
     PetscCall(VecCopy(g->xc, x));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* record */
+  /* record, if this call still allows it (the vectors or the levels may have changed since the call that chose to) */
+  {
+    const char         *why;
+    char                buf[256];
+    const HJBackendOps *ops;
+
+    PetscCall(HJMGGraphEligible(pc, b, x, &ops, buf, sizeof(buf), &why));
+    if (why) {
+      PetscCall(GraphOff(pc, why));
+      PetscCall((*hm->apply)(pc, b, x));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(GraphUse(g, ops));
+  }
   PetscCall(PetscFree(g->sig));
   PetscCall(HJMGGraphSignature(pc, NULL, &g->nsig));
   g->b = g->bc ? g->bc : b;

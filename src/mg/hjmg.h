@@ -108,9 +108,9 @@ PETSC_INTERN PetscErrorCode HJMGRichardsonScale(KSP, PetscReal *, PetscBool *); 
 PETSC_INTERN PetscErrorCode HJMGGraphApply(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode HJMGGraphReset(PC);
 PETSC_INTERN PetscErrorCode HJMGGraphView(PC, PetscViewer);
-/* ... why the V-cycle cannot be recorded (NULL: it can; also sets g.ops to b's and x's backend), and what a recording
-   depends on besides the arrays (sig NULL: the number of entries) */
-PETSC_INTERN PetscErrorCode HJMGGraphEligible(PC, Vec, Vec, char[], size_t, const char **);
+/* ... why the V-cycle cannot be recorded (NULL: it can) and b's and x's backend, and what a recording depends on
+   besides the arrays (sig NULL: the number of entries) */
+PETSC_INTERN PetscErrorCode HJMGGraphEligible(PC, Vec, Vec, const HJBackendOps **, char[], size_t, const char **);
 PETSC_INTERN PetscErrorCode HJMGGraphSignature(PC, PetscObjectState *, PetscInt *);
 /* src/mg/richardson.cxx: PCApplyRichardson as PCMG's iteration with each V-cycle replayed in two recordings where the
    V-cycle can be recorded; forgotten at every setup and reset; the view's line */

@@ -11,7 +11,7 @@
 #include "mg/hjmg.h"
 #include <petsc/private/kspimpl.h>
 
-static const PCRichardsonConvergedReason kNotSet = (PCRichardsonConvergedReason)0; /* kNotSet (named from PETSc 3.19) */
+static const PCRichardsonConvergedReason kNotSet = (PCRichardsonConvergedReason)0; /* PETSc 3.19 names it PCRICHARDSON_NOT_SET */
 
 static PetscErrorCode RichOff(PC pc, const char *why)
 {
@@ -141,15 +141,13 @@ static PetscErrorCode Test(PC pc, PC_MG_Levels *fine, PCRichardsonConvergedReaso
 }
 
 /* whether this call's iteration can be recorded (why not), beyond HJMGGraphEligible */
-static PetscErrorCode RichEligible(PC pc, Vec b, Vec x, char buf[], size_t len, const char **why)
+static PetscErrorCode RichEligible(PC pc, Vec b, Vec x, const HJBackendOps **ops, char buf[], size_t len, const char **why)
 {
   PC_MG         *mg = (PC_MG *)pc->data;
-  PC_HJMG       *hm = (PC_HJMG *)mg->innerctx;
   const PetscInt n  = mg->levels ? mg->levels[0]->levels : 0;
 
   PetscFunctionBegin;
-  PetscCall(HJMGGraphEligible(pc, b, x, buf, len, why));
-  hm->rg.ops = hm->g.ops;
+  PetscCall(HJMGGraphEligible(pc, b, x, ops, buf, len, why));
   if (*why) PetscFunctionReturn(PETSC_SUCCESS);
   if (mg->am != PC_MG_MULTIPLICATIVE) *why = "the cycle is not multiplicative";
   else if (n < 2) *why = "one level";
@@ -167,19 +165,30 @@ static PetscErrorCode RichEligible(PC pc, Vec b, Vec x, char buf[], size_t len, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the state for this call: FIRST and OFF run PCMG's iteration; a REPLAY whose recording no longer holds goes to RECORD
-   or, when what changed is refused, OFF */
+/* the backend that records from now on; recordings of another one are forgotten by their own */
+static PetscErrorCode RichUse(HJMGRichGraph *r, const HJBackendOps *ops)
+{
+  PetscFunctionBegin;
+  if (r->ops != ops && r->ops && r->ops->forget)
+    for (void *&rec : r->rec) PetscCall((*r->ops->forget)(&rec));
+  r->ops = ops;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the state for this call: OFF runs PCMG's iteration; FIRST and RECORD record if this call allows it (else OFF); a
+   REPLAY whose recording no longer holds records again or, when what changed is refused, goes OFF */
 static PetscErrorCode RichState(PC pc, Vec b, Vec x)
 {
-  PC_HJMG       *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
-  HJMGRichGraph *r  = &hm->rg;
-  const char    *why;
-  char           buf[256];
+  PC_HJMG            *hm = (PC_HJMG *)((PC_MG *)pc->data)->innerctx;
+  HJMGRichGraph      *r  = &hm->rg;
+  const char         *why;
+  char                buf[256];
+  const HJBackendOps *ops;
 
   PetscFunctionBegin;
-  if (!hm->graph && r->state != HJMG_GRAPH_OFF && r->state != HJMG_GRAPH_FIRST) PetscCall(RichOff(pc, "-pc_hjmg_graph false"));
-  if (r->state != HJMG_GRAPH_REPLAY) PetscFunctionReturn(PETSC_SUCCESS);
-  {
+  if (!hm->graph && r->state != HJMG_GRAPH_OFF) PetscCall(RichOff(pc, "-pc_hjmg_graph false"));
+  if (r->state == HJMG_GRAPH_OFF) PetscFunctionReturn(PETSC_SUCCESS);
+  if (r->state == HJMG_GRAPH_REPLAY) {
     PetscInt  n;
     PetscBool same = PETSC_FALSE;
 
@@ -200,11 +209,12 @@ static PetscErrorCode RichState(PC pc, Vec b, Vec x)
       PetscCall(VecRestoreArrayReadAndMemType(b, &ba));
     }
     if (same) PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(PetscInfo(pc, "the Richardson iteration's vectors, a level's operator or a smoother changed since its V-cycle was recorded: recording again\n"));
   }
-  PetscCall(RichEligible(pc, b, x, buf, sizeof(buf), &why));
+  PetscCall(RichEligible(pc, b, x, &ops, buf, sizeof(buf), &why));
   if (why) PetscCall(RichOff(pc, why));
   else {
-    PetscCall(PetscInfo(pc, "the Richardson iteration's vectors, a level's operator or a smoother changed since its V-cycle was recorded: recording again\n"));
+    PetscCall(RichUse(r, ops));
     r->state = HJMG_GRAPH_RECORD;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -295,15 +305,7 @@ PetscErrorCode HJMGRichardson(PC pc, Vec b, Vec x, Vec w, PetscReal rtol, PetscR
   PetscInt       n, top, i;
 
   PetscFunctionBegin;
-  PetscCall(RichState(pc, b, x));
-  if (r->state == HJMG_GRAPH_FIRST) { /* the first call after a setup records (its first V-cycle runs before the recording: what is made at first use is made then) */
-    const char *why;
-    char        buf[256];
-
-    PetscCall(RichEligible(pc, b, x, buf, sizeof(buf), &why));
-    if (why) PetscCall(RichOff(pc, why));
-    else r->state = HJMG_GRAPH_RECORD;
-  }
+  PetscCall(RichState(pc, b, x)); /* (the first call after a setup records: its first V-cycle runs before the recording, so what is made at first use is made then) */
   if (r->state == HJMG_GRAPH_OFF) {
     PetscCall((*hm->applyrichardson)(pc, b, x, w, rtol, abstol, dtol, its, zeroguess, outits, reason));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -380,7 +382,9 @@ PetscErrorCode HJMGRichardsonView(PC pc, PetscViewer viewer)
 
   PetscFunctionBegin;
   if (!hm->graph) PetscFunctionReturn(PETSC_SUCCESS);
-  if (r->state == HJMG_GRAPH_OFF) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: Richardson iteration (-ksp_type richardson) by PCMG's path, not recorded (%s)\n", r->off));
-  else if (r->state == HJMG_GRAPH_REPLAY) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: Richardson iteration's V-cycles recorded by the %s backend in two parts and replayed: %" PetscInt_FMT " V-cycles replayed, %" PetscInt_FMT " recordings\n", r->ops->name, r->nreplay, r->nrecord));
+  if (pc->ops->applyrichardson && pc->ops->applyrichardson != HJMGRichardson) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: Richardson iteration (-ksp_type richardson) by PCMG's path until the next setup (PCMGSetType() since the last one)\n"));
+  else if (r->state == HJMG_GRAPH_OFF) PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: Richardson iteration (-ksp_type richardson) by PCMG's path, not recorded (%s)\n", r->off));
+  else if (r->state == HJMG_GRAPH_REPLAY)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  hjmg: Richardson iteration's V-cycles recorded by the %s backend in two parts and replayed: %" PetscInt_FMT " V-cycles replayed, %" PetscInt_FMT " recordings\n", r->ops->name, r->nreplay, r->nrecord));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -95,6 +95,20 @@ static PetscErrorCode HJMGCheckLevels(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCMG's Richardson iteration (PCMGSetType() installs it for multiplicative cycles only, and again at each call):
+   hjmg's, which records it where it can, in its place, calling it */
+static PetscErrorCode HJMGRichardsonInstall(PC pc)
+{
+  PC_HJMG *hm = HJMGContext(pc);
+
+  PetscFunctionBegin;
+  if (pc->ops->applyrichardson && pc->ops->applyrichardson != HJMGRichardson) {
+    hm->applyrichardson      = pc->ops->applyrichardson;
+    pc->ops->applyrichardson = HJMGRichardson;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_HJMG(PC pc)
 {
   PC_HJMG *hm = HJMGContext(pc);
@@ -111,12 +125,7 @@ static PetscErrorCode PCSetUp_HJMG(PC pc)
   PetscCall((*hm->setup)(pc));
   PetscCall(HJMGLevelsSetUp(pc));     /* every setup: the operators, smoothers and interpolations may be new */
   PetscCall(HJMGGatherTranspose(pc)); /* PCTELESCOPE, set up by PCMG's setup, gets a transpose */
-  /* PCMG's Richardson iteration (PCMGSetType() installs it for multiplicative cycles only, and again at each call):
-     hjmg's, which records it where it can, calls it */
-  if (pc->ops->applyrichardson && pc->ops->applyrichardson != HJMGRichardson) {
-    hm->applyrichardson      = pc->ops->applyrichardson;
-    pc->ops->applyrichardson = HJMGRichardson;
-  }
+  PetscCall(HJMGRichardsonInstall(pc));
   { /* no PETSc version reads -pc_view itself: the PC views itself once set up (as PCHJACOBI) */
     const PetscBool called = pc->setupcalled ? PETSC_TRUE : PETSC_FALSE;
     pc->setupcalled        = PETSC_TRUE;
@@ -186,6 +195,7 @@ static PetscErrorCode PCSetFromOptions_HJMG(PC pc, HJ_OPTION_ITEMS)
   PetscFunctionBegin;
   PetscCall(HJMGDefaultLevels(pc));
   PetscCall((*hm->setfromoptions)(pc, PetscOptionsObject)); /* PCMG's: levels (PCMGSetLevels_HJMG), cycle, Galerkin, ... */
+  PetscCall(HJMGRichardsonInstall(pc));                     /* (its -pc_mg_type installs PCMG's Richardson iteration again) */
   PetscOptionsHeadBegin(PetscOptionsObject, "HJMG options (PCMG with hjacobi smoothers)");
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_residual", "The residual of every level with an hjacobi smoother through that smoother (its stencil where it offers one, else MatResidual)", "PCHJMG", hm->stencilresidual, &hm->stencilresidual, NULL));
   PetscCall(PetscOptionsBool("-pc_hjmg_stencil_transfer", "Interpolation and restriction of every level by stencil loops (kernels on the GPU) where the interpolation is checked to be the DMDAs' Q1", "PCHJMG", hm->stenciltransfer, &hm->stenciltransfer, &hm->stenciltransferset));
