@@ -40,7 +40,10 @@ if [ "$cmd" = prepare ]; then
   # the objects of the last prepare wait beside $dev (not carried): put back, the build is incremental
   parked=$dev.objects/$build
   if [ -d "$parked" ]; then (cd "$parked" && find . -name '*.o' -exec sh -c 'mkdir -p "$0/$(dirname "$1")" && mv "$1" "$0/$1"' "$dev/$build" {} \;); fi
-  PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  # the tests take mpiexec from PATH and PETSc's GPU-awareness from PETSC_OPTIONS (device-env.sh sets both for the MPI
+  # chosen: Debian's, -use_gpu_aware_mpi 0; HJ_MPI=cuda, the CUDA-aware one), so that they run under either MPI
+  PATH=$HJ_CUDA_BIN:$PATH cmake -S "$HJ_SRC" -B "$dev/$build" -DPETSC_DIR="$HJ_PETSC_CUDA" -DCMAKE_BUILD_TYPE=Release \
+    -DHJACOBI_TEST_GPU_AWARE_MPI=ON -DHJACOBI_MPIEXEC=mpiexec >/dev/null
   cmake --build "$dev/$build" -j "${NP:-$(nproc)}" --target all columnalone partsalone
   # what the GPU machine does not need (the device tool carries at most 64 MiB): objects (parked for the next
   # prepare), CMake's compiler probes

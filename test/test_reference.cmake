@@ -150,8 +150,8 @@ if(HJACOBI_WITH_CUDA)
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${MIX} -dim 2 -n 64 -pc_hjacobi_tile 16 -pc_hjacobi_overlap 0 -pc_hjacobi_subiterations 2 -pc_view)
 endif()
 
-# The second stream (the split's default on the GPU when MPI is not GPU-aware, as here: every cuda_comm_* case runs
-# it) against one stream, the path of GPU-aware MPI: bit for bit against the unsplit cycle and the reference. Then the
+# The second stream (the split's default on the GPU when MPI is not GPU-aware; under such an MPI every cuda_comm_* case
+# runs it) against one stream, the path of GPU-aware MPI: bit for bit against the unsplit cycle and the reference. Then the
 # second stream with long interior launches (a large box per rank, tiles of 8) and many cycles per apply, 4 ranks,
 # periodic: a missing fork (the interior tiles overwrite the xpad the previous cycle's boundary tiles read, or read
 # before the previous cycle wrote) or join (the next pack, or x's users, before the interior tiles end) changes bits.
@@ -185,20 +185,20 @@ if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_comm_view_np2 NP 2 LABELS "cuda;mpi"
     MATCH "tiles read no ghost value .launched on a second stream during the exchange, priority -?[0-9]+" "PCHJacobiExchange +[1-9]" "PCHJacobiTileKern +[1-9]"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_overlap_comm true ${COMM97} -pc_view -log_view)
-  # the CUDA default: the exchange hidden also without GPU-aware MPI (${CU} says -use_gpu_aware_mpi 0), the interior
+  # the CUDA default: the exchange hidden also without GPU-aware MPI (-use_gpu_aware_mpi 0), the interior
   # tiles then on a second stream
   hj_expect_test(NAME cuda_comm_view_default_np2 NP 2 LABELS "cuda;mpi" MATCH "overlap_comm true, default."
     "tiles read no ghost value .launched on a second stream during the exchange.*; MPI is not GPU-aware." "hjtest PASS all"
-    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -pc_view)
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -use_gpu_aware_mpi 0 -pc_view)
   hj_expect_test(NAME cuda_comm_view_one_stream_np2 NP 2 LABELS "cuda;mpi" MATCH "tiles read no ghost value .launched during the exchange on PETSc.s stream." "hjtest PASS all" NOMATCH "second stream"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_cuda_side_stream false ${COMM97} -pc_view)
   hj_expect_test(NAME cuda_comm_view_classic_np2 NP 2 LABELS "cuda;mpi" MATCH "fused sweep waits for the ghost exchange" NOMATCH "tiles read no ghost value"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} -dim 2 -n 33 -pc_hjacobi_subiterations 1 -pc_view)
-  # the exchange staged through pinned host memory (the default without GPU-aware MPI: every multi-rank CUDA test
-  # above runs it) and PetscSF's broadcast of the device arrays, each against the literal reference
+  # the exchange staged through pinned host memory (the default without GPU-aware MPI: under such an MPI every
+  # multi-rank CUDA test above runs it) and PetscSF's broadcast of the device arrays, each against the literal reference
   hj_expect_test(NAME cuda_comm_view_staged_np2 NP 2 LABELS "cuda;mpi" MATCH "ghost exchange staged through pinned host memory, rank 0: [1-9][0-9]* values sent, [1-9][0-9]* received .-pc_hjacobi_cuda_staged_exchange true, default: MPI is not GPU-aware." "hjtest PASS all"
     "Ghost exchange staged through pinned host memory: [1-9][0-9]* values sent, [1-9][0-9]* received"
-    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -pc_view -info :pc)
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -use_gpu_aware_mpi 0 -pc_view -info :pc)
   hj_expect_test(NAME cuda_comm_view_unstaged_np2 NP 2 LABELS "cuda;mpi" MATCH "ghost exchange by PetscSF on the device arrays .-pc_hjacobi_cuda_staged_exchange false." "hjtest PASS all" NOMATCH "pinned"
     COMMAND $<TARGET_FILE:test_reference> ${CUB} ${COMM97} -pc_hjacobi_cuda_staged_exchange false -pc_view)
   hj_expect_test(NAME cuda_comm_view_one_rank_periodic LABELS cuda MATCH "ghost exchange by PetscSF on the device arrays .one rank: a periodic direction.s ghosts are its own values." "hjtest PASS all" NOMATCH "pinned"
