@@ -305,7 +305,9 @@ hj_case(transfer_2d_np3 3 "hjmg;mpi" test_transfer -dim 2 -levels 3 -pc_hjmg_ste
 hj_case(transfer_3d_periodic_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -aij -pc_hjmg_stencil_transfer true ON host)
 # (on CUDA vectors without -aij: PETSc 3.22 has no Galerkin product of an aijcusparse operator with a host AIJ interpolation)
 hj_case(transfer_3d_periodic_dof2_np4 4 "hjmg;mpi" test_transfer -dim 3 -periodic -dof 2 -pc_hjmg_stencil_transfer true ON cuda)
-hj_case(transfer_2d_default_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host)
+# the default on several ranks: PETSc's products on host vectors, the stencil on CUDA vectors
+hj_case(transfer_2d_default_np2 2 "hjmg;mpi" test_transfer -dim 2 -levels 3 ON host cuda)
+hj_case(transfer_3d_default_np2 2 "hjmg;mpi" test_transfer -dim 3 ON cuda)
 hj_case(transfer_2d_perturb_np2 2 "hjmg;mpi" test_transfer -dim 2 -perturb 1 -levels 3 -pc_hjmg_stencil_transfer true ON host)
 # ownership given (1D, 17 and 9 points): halves that line up use the stencil; a rank whose coarse points restrict from
 # fine points two layers beyond a one-point fine box is refused by every rank together (the box twin's ghost width would

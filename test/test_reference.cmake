@@ -184,7 +184,7 @@ hj_expect_test(NAME comm_view_corners_np4 NP 4 LABELS mpi MATCH "ghost layer com
 if(HJACOBI_WITH_CUDA)
   hj_expect_test(NAME cuda_comm_view_np2 NP 2 LABELS "cuda;mpi"
     MATCH "tiles read no ghost value .launched on a second stream during the exchange, priority -?[0-9]+" "PCHJacobiExchange +[1-9]" "PCHJacobiTileKern +[1-9]"
-    COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_overlap_comm true ${COMM97} -pc_view -log_view)
+    COMMAND $<TARGET_FILE:test_reference> ${CUB} -pc_hjacobi_overlap_comm true -pc_hjacobi_cuda_side_stream true ${COMM97} -pc_view -log_view)
   # the CUDA default: the exchange hidden also without GPU-aware MPI (-use_gpu_aware_mpi 0), the interior
   # tiles then on a second stream
   hj_expect_test(NAME cuda_comm_view_default_np2 NP 2 LABELS "cuda;mpi" MATCH "overlap_comm true, default."

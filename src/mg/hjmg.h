@@ -80,7 +80,7 @@ typedef struct {
   HJMGRichGraph rg;
   PetscBool     explicitrestriction; /* -pc_hjmg_explicit_restriction: MAT_FORM_EXPLICIT_TRANSPOSE on GPU AIJ interpolations */
   PetscBool     stenciltransfer;     /* -pc_hjmg_stencil_transfer: interpolation and restriction on the stencil where P is DMDA's Q1 */
-  PetscBool     stenciltransferset;  /* ... given: then also on several ranks (by default one rank only: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
+  PetscBool     stenciltransferset;  /* ... given: then also on several ranks on host vectors (by default one rank or device vectors: on 2 CPU ranks the steady finest-level transfers measured 29-42% slower) */
   PetscInt      autolevels;          /* levels hjmg chose from the DMDA (no -pc_mg_levels, no refinements); 0: none chosen */
   PetscInt      autorows;            /* ... stopping at the first grid with at most this many rows (the coarse hjdense's); 0: not */
   PetscInt      gathersize;          /* -pc_hjmg_gather_size: points per rank below which the coarser levels go to one rank (0: never) */

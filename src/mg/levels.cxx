@@ -307,10 +307,17 @@ static PetscErrorCode LevelTransfer(PC pc, PetscInt l)
   const char   *why = NULL;
 
   PetscFunctionBegin;
-  PetscMPIInt size = 1;
-  if (P) PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)P), &size));
+  PetscMPIInt         size = 1;
+  const HJBackendOps *ops  = NULL;
+  if (P) {
+    VecType vtype;
+
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)P), &size));
+    PetscCall(MatGetVecType(P, &vtype));
+    PetscCall(HJBackendOfVecType(vtype, &ops));
+  }
   if (!hm->stenciltransfer) why = "-pc_hjmg_stencil_transfer false";
-  else if (size > 1 && !hm->stenciltransferset) why = "several ranks: PETSc's products by default, faster there on the CPU with setup included; -pc_hjmg_stencil_transfer true uses the stencil";
+  else if (size > 1 && !hm->stenciltransferset && !ops->device) why = "several ranks on host vectors: PETSc's products by default, faster there on the CPU with setup included; -pc_hjmg_stencil_transfer true uses the stencil";
   else if (!P || level->restrct != P) why = "the restriction is a matrix of its own, not the interpolation's transpose";
   else if (!level->smoothd || !mg->levels[l - 1]->smoothd) why = "the level has no smoother on this rank";
   if (!why) {
