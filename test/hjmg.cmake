@@ -278,9 +278,10 @@ endif()
 # The stencil transfers (src/mg/transfer.cxx, src/cuda/transfer.cu) against DMCreateInterpolation's P of the level's
 # DMDAs, made by the test: P x, y + P x, P^T r, z + P^T r on random vectors, every level, after the first setup, new
 # operator values (Galerkin products again) and PCReset; 1D/2D/3D, odd and even (periodic) sizes, dof 1 and 3 (MAIJ).
-# Every level must be the stencil's (on several ranks, where it is used only when asked for, through the DMDA's
-# ghosted boxes, box-stencil twins of the level DMs); an interpolation given with one entry changed is refused
-# (-perturb), on every rank. transfer_2d_default_np2: without the option, several ranks keep the products.
+# Every level must be the stencil's (on several ranks, by default on device vectors and on host vectors only when asked
+# for, through the DMDA's ghosted boxes, box-stencil twins of the level DMs); an interpolation given with one entry
+# changed is refused (-perturb), on every rank. transfer_2d_default_np2: without the option, several ranks keep the
+# products on host vectors and take the stencil on CUDA vectors.
 hjacobi_add_executable(test_transfer test_transfer.c)
 target_compile_options(test_transfer PRIVATE -Wall)
 hj_case(transfer_3d 1 "hjmg" test_transfer -dim 3 ON host cuda)

@@ -134,7 +134,7 @@ hj_case(ctiles_3d_single 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} ${SINGLE} -pc_hj
 hj_case(ctiles_3d_box 1 "cuda;cint" ${R} ${CTILES} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_3d_box_bits 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -kind box -dim 3 -n 27 -pc_hjacobi_tile 8 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 hj_case(ctiles_1d 1 "cuda;cint" ${R} ${CTILES} ${CTBITS} -dim 1 -n 301 -pc_hjacobi_tile 32 -pc_hjacobi_overlap 4 -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 2 ON cuda)
-hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
+hj_case(ctiles_np2_2d_registers 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_cuda_side_stream true -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
 hj_case(ctiles_np2_2d_one_stream 2 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} ${COMM97} -pc_hjacobi_cuda_side_stream false -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
 hj_case(ctiles_np4_3d_star 4 "cuda;mpi;cint" ${COMM} ${CTILES} ${CTBITS} -pc_hjacobi_cuda_kernel shared -dim 3 -n 33 ${P2x2} -da_processors_z 1 -pc_hjacobi_tile 6 -pc_hjacobi_overlap 2 -pc_hjacobi_subiterations 2 -pc_hjacobi_cycles 2 ON cuda)
 if(HJACOBI_WITH_CUDA)
@@ -157,6 +157,7 @@ endif()
 # before the previous cycle wrote) or join (the next pack, or x's users, before the interior tiles end) changes bits.
 hj_case(comm_np2_2d_one_stream 2 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_side_stream false ${COMM97} -pc_hjacobi_subiterations 3 -pc_hjacobi_cycles 3 ON cuda)
 hj_case(comm_np2_2d_side_long 2 "cuda;mpi" ${R} -check_overlap_comm -rich_its 1,5 -dim 2 -da_grid_x 801 -da_grid_y 513 ${P2x1} ${T8O2K4} -pc_hjacobi_cycles 6
+  -pc_hjacobi_cuda_side_stream true
   -check_transpose 0
   ON cuda)
 hj_case(comm_np4_2d_periodic_side 4 "cuda;mpi" ${COMM} -pc_hjacobi_cuda_side_stream true -dim 2 -kind box -periodic -da_grid_x 131 -da_grid_y 97 ${P2x2} ${T8O2K2} -pc_hjacobi_cycles 4
