@@ -2,7 +2,7 @@
 # same_solve.sh RTOL -- REFERENCE COMMAND... -- TESTED COMMAND...
 # The same solves reached by two routes (-pc_type hjmg and the PCMG options it stands for; hjmg's residual through the
 # smoother and PCMG's): passes when both exit 0, neither prints DIVERGED, the converged-reason lines (KSP and SNES,
-# every solve, in order) give the same iteration counts, and the monitors' norms ("true resid norm x", "SNES Function
+# every solve, in order) give the same reasons and iteration counts, and the monitors' norms ("true resid norm x", "SNES Function
 # norm x", the examples' final "relres=x", which a run without monitors, such as KSPRICHARDSON's PCApplyRichardson,
 # still prints, and -ksp_view_final_residual's "final norm of residual x"), in order, are as many and agree: |a - b| <= RTOL max(|a|, |b|, 1e-6 x the run's largest norm), so that
 # the answers agree to rounding (a norm near the end of a solve, 1e-9 of the first, keeps about 6 digits).
@@ -14,17 +14,17 @@ shift
 its_args same_solve.sh "RTOL -- REF... -- TEST..." "$@"
 its_run
 printf '%s\n' "== reference: ${ref[*]}" "$rout" "== tested: ${tst[*]}" "$tout"
-its() { grep -oE "(converged|did not converge) due to [A-Z_]+ iterations [0-9]+" | awk '{ printf "%s ", $NF }'; }
+its() { grep -oE "(converged|did not converge) due to [A-Z_]+ iterations [0-9]+" | awk '{ printf "%s:%s ", $(NF - 2), $NF }'; }
 # each norm with its kind: M (a monitor's, full precision), R (an example's relres=, printed with 4 digits) or F
 # (-ksp_view_final_residual's true residual norm after each solve, 6 digits; it keeps KSPRICHARDSON's PCApplyRichardson)
 norms() { grep -oE "(true resid norm |Function norm |relres=|final norm of residual )[-+0-9.eE]+" | sed -E 's/^relres=(.*)/\1 R/; s/^final norm of residual (.*)/\1 F/; s/.* ([-+0-9.eE]+)$/\1 M/'; }
 ri=$(printf '%s\n' "$rout" | its)
 ti=$(printf '%s\n' "$tout" | its)
 ok=1
-echo "same_solve: iterations: reference '$ri', tested '$ti'"
+echo "same_solve: reasons and iterations: reference '$ri', tested '$ti'"
 [ $rrc = 0 ] && [ $trc = 0 ] || { echo "same_solve: FAIL: nonzero exit status ($rrc, $trc)"; ok=0; }
 if printf '%s\n' "$rout" "$tout" | grep -q DIVERGED; then echo "same_solve: FAIL: a solve diverged"; ok=0; fi
-[ -n "$ri" ] && [ "$ri" = "$ti" ] || { echo "same_solve: FAIL: the iteration counts differ (or none printed)"; ok=0; }
+[ -n "$ri" ] && [ "$ri" = "$ti" ] || { echo "same_solve: FAIL: the reasons or iteration counts differ (or none printed)"; ok=0; }
 report=$(paste <(printf '%s\n' "$rout" | norms) <(printf '%s\n' "$tout" | norms) | awk -F '\t' -v t="$rtol" '
   { n++; split($1, x, " "); split($2, y, " "); a[n] = x[1]; b[n] = y[1]; r[n] = (x[2] == "R" || y[2] == "R") ? 2e-3 : ((x[2] == "F" || y[2] == "F") ? 1e-5 : 0)
     if ($1 == "" || $2 == "") miss++; m = (a[n] < 0 ? -a[n] : a[n]); if (m > big) big = m }
